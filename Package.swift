@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module layering (see Docs/Architecture.md): arrows only point down.
+//   CLAPACK → LinearAlgebra → Ranging → Trilateration → Tracking → IndoorPositioning → PositioningIO → indoorpos
+//   BeaconModel is imported by every module from Ranging down.
+let package = Package(
+    name: "IndoorPositioning",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
+        .library(name: "PositioningIO", targets: ["PositioningIO"]),
+        .executable(name: "indoorpos", targets: ["indoorpos"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLAPACK",
+            providers: [.apt(["liblapack-dev", "libblas-dev"])]
+        ),
+        .target(name: "LinearAlgebra", dependencies: ["CLAPACK"]),
+        .target(name: "BeaconModel"),
+        .target(name: "Ranging", dependencies: ["BeaconModel", "LinearAlgebra"]),
+        .target(name: "Trilateration", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
+        .target(name: "Tracking", dependencies: ["BeaconModel", "Ranging", "Trilateration", "LinearAlgebra"]),
+        .target(
+            name: "IndoorPositioning",
+            dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking"]
+        ),
+        .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
+        .executableTarget(
+            name: "indoorpos",
+            dependencies: [
+                "PositioningIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,30 @@
+/// One floor of a building: its level, elevation, outline, zones and beacons.
+public struct Floor: Sendable, Hashable {
+    /// Integer level, unique within the plan (0 = ground floor, negative below).
+    public var level: Int
+    /// Human-readable name, if any.
+    public var name: String?
+    /// Height of the floor surface above the building's reference, metres.
+    public var elevation: Double
+    /// The floor's outline, if known; positions may be constrained to it.
+    public var outline: Polygon?
+    /// Named areas of the floor.
+    public var zones: [Zone]
+    /// Beacons placed on the floor (z is height above this floor).
+    public var beacons: [Beacon]
+
+    public init(level: Int, name: String? = nil, elevation: Double = 0, outline: Polygon? = nil,
+                zones: [Zone] = [], beacons: [Beacon] = []) {
+        self.level = level
+        self.name = name
+        self.elevation = elevation
+        self.outline = outline
+        self.zones = zones
+        self.beacons = beacons
+    }
+
+    /// The first zone whose polygon contains `point` (boundary included), if any.
+    public func zone(containing point: Point2D) -> Zone? {
+        zones.first { $0.polygon.contains(point) }
+    }
+}

@@ -1,0 +1,69 @@
+extension FloorPlan {
+    /// Plausible measured power (RSSI at 1 m), dBm.
+    public static let measuredPowerRange: ClosedRange<Double> = -120...0
+    /// Plausible log-distance exponent.
+    public static let pathLossExponentRange: ClosedRange<Double> = 0.5...6
+
+    /// Checks everything a plan promises; throws the first problem with its JSON path.
+    static func validate(defaults: PlanDefaults, floors: [Floor]) throws(FloorPlanError) {
+        try checkMeasuredPower(defaults.measuredPower, path: "defaults.measuredPower")
+        try checkExponent(defaults.pathLossExponent, path: "defaults.pathLossExponent")
+        try checkFinite(defaults.receiverHeight, path: "defaults.receiverHeight")
+        var levels: [Int: Int] = [:]
+        var identities: [BeaconIdentity: String] = [:]
+        for (f, floor) in floors.enumerated() {
+            let floorPath = "floors[\(f)]"
+            if let first = levels[floor.level] {
+                throw .duplicateLevel(path: "\(floorPath).level", level: floor.level,
+                                      firstPath: "floors[\(first)].level")
+            }
+            levels[floor.level] = f
+            try checkFinite(floor.elevation, path: "\(floorPath).elevation")
+            if let outline = floor.outline {
+                try checkPolygon(outline, path: "\(floorPath).outline")
+            }
+            for (z, zone) in floor.zones.enumerated() {
+                try checkPolygon(zone.polygon, path: "\(floorPath).zones[\(z)].polygon")
+            }
+            for (b, beacon) in floor.beacons.enumerated() {
+                let path = "\(floorPath).beacons[\(b)]"
+                if let first = identities[beacon.identity] {
+                    throw .duplicateIdentity(path: path, identity: beacon.identity.description, firstPath: first)
+                }
+                identities[beacon.identity] = path
+                try checkFinite(beacon.position.x, path: "\(path).x")
+                try checkFinite(beacon.position.y, path: "\(path).y")
+                try checkFinite(beacon.position.z, path: "\(path).z")
+                if let p = beacon.measuredPower { try checkMeasuredPower(p, path: "\(path).measuredPower") }
+                if let n = beacon.pathLossExponent { try checkExponent(n, path: "\(path).pathLossExponent") }
+            }
+        }
+    }
+
+    static func checkFinite(_ value: Double, path: String) throws(FloorPlanError) {
+        if !value.isFinite { throw .nonFinite(path: path) }
+    }
+
+    static func checkMeasuredPower(_ value: Double, path: String) throws(FloorPlanError) {
+        try checkFinite(value, path: path)
+        if !measuredPowerRange.contains(value) {
+            throw .outOfRange(path: path, value: "\(value)", range: "-120...0 dBm")
+        }
+    }
+
+    static func checkExponent(_ value: Double, path: String) throws(FloorPlanError) {
+        try checkFinite(value, path: path)
+        if !pathLossExponentRange.contains(value) {
+            throw .outOfRange(path: path, value: "\(value)", range: "0.5...6")
+        }
+    }
+
+    static func checkPolygon(_ polygon: Polygon, path: String) throws(FloorPlanError) {
+        if polygon.vertices.count < 3 { throw .tooFewVertices(path: path, count: polygon.vertices.count) }
+        for (i, v) in polygon.vertices.enumerated() {
+            try checkFinite(v.x, path: "\(path)[\(i)][0]")
+            try checkFinite(v.y, path: "\(path)[\(i)][1]")
+        }
+        if polygon.isSelfIntersecting { throw .selfIntersecting(path: path) }
+    }
+}

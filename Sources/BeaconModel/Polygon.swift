@@ -1,0 +1,108 @@
+/// A simple polygon on a floor, given by its vertices in order (not closed: the last vertex
+/// connects back to the first). Coordinates in metres.
+public struct Polygon: Sendable, Hashable {
+    /// The vertices, in order, at least three for a valid polygon.
+    public var vertices: [Point2D]
+
+    public init(_ vertices: [Point2D]) {
+        self.vertices = vertices
+    }
+
+    /// The edges as (start, end) pairs, closing back to the first vertex.
+    public var edges: some Sequence<(Point2D, Point2D)> {
+        let v = vertices
+        return v.indices.lazy.map { i in (v[i], v[(i + 1) % v.count]) }
+    }
+
+    /// Signed area by the shoelace formula, m²: positive when the vertices run
+    /// counter-clockwise.
+    public var signedArea: Double {
+        var sum = 0.0
+        for (a, b) in edges { sum += a.x * b.y - b.x * a.y }
+        return sum / 2
+    }
+
+    /// Area, m².
+    public var area: Double { abs(signedArea) }
+
+    /// Whether `point` lies inside the polygon or on its boundary (even–odd rule).
+    public func contains(_ point: Point2D) -> Bool {
+        guard vertices.count >= 3 else { return false }
+        var inside = false
+        for (a, b) in edges {
+            if Self.segmentDistance(point, a, b) <= 1e-9 { return true }
+            if (a.y > point.y) != (b.y > point.y) {
+                let xCross = a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x)
+                if point.x < xCross { inside.toggle() }
+            }
+        }
+        return inside
+    }
+
+    /// Distance from `point` to the nearest point of the boundary, metres (0 on the boundary,
+    /// positive inside and outside alike).
+    public func distanceToBoundary(_ point: Point2D) -> Double {
+        nearestBoundaryPoint(to: point).distance
+    }
+
+    /// The point of the boundary nearest to `point`, with its distance in metres.
+    public func nearestBoundaryPoint(to point: Point2D) -> (point: Point2D, distance: Double) {
+        var best = (point: point, distance: Double.infinity)
+        for (a, b) in edges {
+            let q = Self.projection(point, a, b)
+            let d = q.distance(to: point)
+            if d < best.distance { best = (q, d) }
+        }
+        return best
+    }
+
+    /// Whether two non-adjacent edges cross or touch (the polygon is not simple), or two
+    /// consecutive vertices coincide.
+    public var isSelfIntersecting: Bool {
+        let n = vertices.count
+        guard n >= 3 else { return false }
+        for i in 0..<n where vertices[i] == vertices[(i + 1) % n] { return true }
+        for i in 0..<n {
+            for j in (i + 1)..<n {
+                // Skip adjacent edges (they share a vertex by construction).
+                if j == i + 1 || (i == 0 && j == n - 1) { continue }
+                if Self.segmentsIntersect(vertices[i], vertices[(i + 1) % n],
+                                          vertices[j], vertices[(j + 1) % n]) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    static func projection(_ p: Point2D, _ a: Point2D, _ b: Point2D) -> Point2D {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let length2 = dx * dx + dy * dy
+        guard length2 > 0 else { return a }
+        let t = min(1, max(0, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2))
+        return Point2D(x: a.x + t * dx, y: a.y + t * dy)
+    }
+
+    static func segmentDistance(_ p: Point2D, _ a: Point2D, _ b: Point2D) -> Double {
+        projection(p, a, b).distance(to: p)
+    }
+
+    static func segmentsIntersect(_ p1: Point2D, _ p2: Point2D, _ q1: Point2D, _ q2: Point2D) -> Bool {
+        func orientation(_ a: Point2D, _ b: Point2D, _ c: Point2D) -> Double {
+            (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+        }
+        func onSegment(_ a: Point2D, _ b: Point2D, _ c: Point2D) -> Bool {
+            min(a.x, b.x) <= c.x && c.x <= max(a.x, b.x) && min(a.y, b.y) <= c.y && c.y <= max(a.y, b.y)
+        }
+        let d1 = orientation(q1, q2, p1), d2 = orientation(q1, q2, p2)
+        let d3 = orientation(p1, p2, q1), d4 = orientation(p1, p2, q2)
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) {
+            return true
+        }
+        if d1 == 0 && onSegment(q1, q2, p1) { return true }
+        if d2 == 0 && onSegment(q1, q2, p2) { return true }
+        if d3 == 0 && onSegment(p1, p2, q1) { return true }
+        if d4 == 0 && onSegment(p1, p2, q2) { return true }
+        return false
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import BeaconModel
+
+/// The log-distance path-loss model with log-normal shadowing:
+///
+///     RSSI(d) = P₀ − 10 n log₁₀(d / 1 m) + X,   X ~ N(0, σ²)
+///
+/// where P₀ is the measured power (RSSI at 1 m, dBm), n the path-loss exponent and σ the
+/// shadowing standard deviation (dB). Distances are metres.
+public struct PathLossModel: Sendable, Hashable, Codable {
+    /// RSSI at 1 m, dBm (P₀).
+    public var measuredPower: Double
+    /// Path-loss exponent n (2 in free space, 1.5–4 indoors).
+    public var exponent: Double
+    /// Shadowing standard deviation σ, dB (4 dB is typical indoors).
+    public var sigma: Double
+
+    /// A model from its three parameters.
+    public init(measuredPower: Double, exponent: Double, sigma: Double = PathLossModel.defaultSigma) {
+        self.measuredPower = measuredPower
+        self.exponent = exponent
+        self.sigma = sigma
+    }
+
+    /// The model of a resolved plan beacon, with shadowing `sigma` (dB).
+    public init(_ beacon: ResolvedBeacon, sigma: Double = PathLossModel.defaultSigma) {
+        self.init(measuredPower: beacon.measuredPower, exponent: beacon.pathLossExponent, sigma: sigma)
+    }
+
+    /// Shadowing σ assumed when none is calibrated, dB.
+    public static let defaultSigma = 4.0
+
+    /// The slope constant 10 n / ln 10, dB per unit of ln d: RSSI(d) = P₀ − k ln d.
+    @inlinable
+    public var logSlope: Double { 10 * exponent / M_LN10 }
+
+    /// Expected (mean) RSSI at `distance` metres, dBm. Distances below 1 cm are clamped to 1 cm.
+    @inlinable
+    public func expectedRSSI(atDistance distance: Double) -> Double {
+        measuredPower - logSlope * Foundation.log(max(distance, 0.01))
+    }
+
+    /// Derivative of the expected RSSI with respect to distance, dBm per metre (negative).
+    @inlinable
+    public func rssiSlope(atDistance distance: Double) -> Double {
+        -logSlope / max(distance, 0.01)
+    }
+}

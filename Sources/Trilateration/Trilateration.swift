@@ -1,0 +1,2 @@
+@_exported import BeaconModel
+@_exported import Ranging

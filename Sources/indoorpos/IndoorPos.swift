@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct IndoorPos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "indoorpos",
+        abstract: "Indoor positioning from Bluetooth beacon RSSI.",
+        subcommands: []
+    )
+}
