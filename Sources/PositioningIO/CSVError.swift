@@ -1,0 +1,37 @@
+/// Why a CSV file could not be read. Messages name the file, line and column so that the
+/// input can be fixed.
+public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, detail: String)
+    /// The file has no header row.
+    case empty(path: String)
+    /// A required column is not in the header.
+    case missingColumn(path: String, column: String, header: [String])
+    /// A row has a value that does not parse or is out of range.
+    case invalidValue(path: String, line: Int, column: String, value: String, expected: String)
+    /// A row has fewer fields than the header needs, or an unterminated quote.
+    case malformedRow(path: String, line: Int, detail: String)
+
+    /// The line number (1 = header) the error is about, if any.
+    public var line: Int? {
+        switch self {
+        case .invalidValue(_, let line, _, _, _), .malformedRow(_, let line, _): return line
+        case .unreadable, .empty, .missingColumn: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let detail):
+            return "\(path): cannot read: \(detail)"
+        case .empty(let path):
+            return "\(path): the file is empty; a header row is required"
+        case .missingColumn(let path, let column, let header):
+            return "\(path): required column '\(column)' is missing (header has: \(header.joined(separator: ",")))"
+        case .invalidValue(let path, let line, let column, let value, let expected):
+            return "\(path):\(line): column '\(column)': '\(value)' is not \(expected)"
+        case .malformedRow(let path, let line, let detail):
+            return "\(path):\(line): \(detail)"
+        }
+    }
+}
