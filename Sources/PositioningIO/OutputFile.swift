@@ -1,0 +1,76 @@
+import Foundation
+
+/// Where a command writes: standard output, or a file that appears only when the command
+/// succeeds (written to a temporary file beside it and moved into place on ``commit()``), so a
+/// failure never leaves a partial output file behind.
+public final class OutputFile {
+    private let handle: FileHandle
+    private let finalPath: String?
+    private let temporaryPath: String?
+    private var pending: [UInt8] = []
+    private var finished = false
+
+    /// Standard output when `path` is nil or "-", otherwise a new file at `path`.
+    /// - Throws: ``CSVError/unreadable(path:detail:)`` when the file cannot be created.
+    public init(path: String?) throws(CSVError) {
+        guard let path, path != "-" else {
+            handle = FileHandle.standardOutput
+            finalPath = nil
+            temporaryPath = nil
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporary) else {
+            throw .unreadable(path: path, detail: "cannot create the output file (does its folder exist?)")
+        }
+        self.handle = handle
+        finalPath = path
+        temporaryPath = temporary
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// Appends text; flushed in 64 KiB blocks.
+    public func write(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    private func flush() {
+        guard !pending.isEmpty else { return }
+        handle.write(Data(pending))
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and, for a file, moves it into place.
+    public func commit() throws(CSVError) {
+        flush()
+        finished = true
+        guard let finalPath, let temporaryPath else { return }
+        try? handle.close()
+        do {
+            if FileManager.default.fileExists(atPath: finalPath) {
+                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: finalPath),
+                                                          withItemAt: URL(fileURLWithPath: temporaryPath))
+            } else {
+                try FileManager.default.moveItem(atPath: temporaryPath, toPath: finalPath)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .unreadable(path: finalPath, detail: "cannot write the output file: \(error.localizedDescription)")
+        }
+    }
+
+    /// Discards a file output (standard output is left as it is).
+    public func abandon() {
+        finished = true
+        guard let temporaryPath else { return }
+        try? handle.close()
+        try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Streams the RSSI samples CSV of `FORMATS.md` (`timestamp,uuid,major,minor,rssi` and an
+/// optional `device` column, in any order), one sample at a time.
+///
+/// Rows with `rssi` 0 or 127 (the platforms' "no reading") are skipped and counted. A malformed
+/// row is an error naming its line and column, unless `skipBadRows` is set, in which case it is
+/// skipped and counted.
+public final class RSSISampleReader {
+    /// What was passed over while reading.
+    public struct Counts: Sendable, Hashable {
+        /// Samples returned.
+        public var read = 0
+        /// Rows with rssi 0 or 127.
+        public var noReading = 0
+        /// Malformed rows skipped (only with `skipBadRows`).
+        public var badRows = 0
+        /// The first bad row's error, for the report on standard error.
+        public var firstBadRow: CSVError?
+    }
+
+    private let csv: CSVReader
+    private let skipBadRows: Bool
+    private let columns: (timestamp: Int, uuid: Int, major: Int, minor: Int, rssi: Int, device: Int?)
+    private var uuidCache: [String: UUID] = [:]
+    /// What has been read and skipped so far.
+    public private(set) var counts = Counts()
+
+    /// Opens `path` and checks that the required columns are present.
+    public convenience init(path: String, skipBadRows: Bool = false) throws(CSVError) {
+        try self.init(csv: CSVReader(path: path), skipBadRows: skipBadRows)
+    }
+
+    /// Reads samples from an already opened CSV.
+    public init(csv: CSVReader, skipBadRows: Bool = false) throws(CSVError) {
+        self.csv = csv
+        self.skipBadRows = skipBadRows
+        columns = (try csv.requireColumn("timestamp"), try csv.requireColumn("uuid"),
+                   try csv.requireColumn("major"), try csv.requireColumn("minor"),
+                   try csv.requireColumn("rssi"), csv.column("device"))
+    }
+
+    /// Whether the file has a `device` column.
+    public var hasDevices: Bool { columns.device != nil }
+
+    /// The next sample, or nil at the end of the file.
+    public func next() throws(CSVError) -> RSSISample? {
+        while let row = try csv.next() {
+            do {
+                if let sample = try parse(row) {
+                    counts.read += 1
+                    return sample
+                }
+                counts.noReading += 1
+            } catch {
+                guard skipBadRows else { throw error }
+                counts.badRows += 1
+                if counts.firstBadRow == nil { counts.firstBadRow = error }
+            }
+        }
+        return nil
+    }
+
+    private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
+        let rssi = try csv.double(row, columns.rssi)
+        if rssi == 0 || rssi == 127 { return nil }
+        let timestamp = try csv.double(row, columns.timestamp)
+        let uuidText = String(try csv.field(row, columns.uuid))
+        let uuid: UUID
+        if let cached = uuidCache[uuidText] {
+            uuid = cached
+        } else {
+            guard let parsed = UUID(uuidString: uuidText) else {
+                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[columns.uuid],
+                                    value: uuidText, expected: "a UUID")
+            }
+            if uuidCache.count < 1024 { uuidCache[uuidText] = parsed }
+            uuid = parsed
+        }
+        let major = try csv.integer(row, columns.major, in: 0...65535)
+        let minor = try csv.integer(row, columns.minor, in: 0...65535)
+        var device: String?
+        if let index = columns.device {
+            device = String(try csv.field(row, index))
+        }
+        return RSSISample(timestamp: timestamp,
+                          identity: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+                          rssi: rssi, device: device)
+    }
+}
