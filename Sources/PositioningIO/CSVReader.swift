@@ -48,7 +48,7 @@ public final class CSVReader {
     private func readHeader() throws(CSVError) -> [String] {
         guard try readRow() else { throw .empty(path: path) }
         line = 1
-        var names = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var names = fields.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
         return names
     }
@@ -123,9 +123,10 @@ public final class CSVReader {
         var inQuotes = false
         var sawAnything = false
         line += 1
+        let startLine = line
         while true {
             guard let byte = try nextByte() else {
-                if inQuotes { throw .malformedRow(path: path, line: line, detail: "a quoted field is not closed") }
+                if inQuotes { throw .malformedRow(path: path, line: startLine, detail: "a quoted field is not closed") }
                 if !sawAnything { line -= 1; return false }
                 fields.append(String(decoding: field, as: UTF8.self))
                 return true
