@@ -4,6 +4,8 @@ public struct Polygon: Sendable, Hashable {
     /// The vertices, in order, at least three for a valid polygon.
     public var vertices: [Point2D]
 
+    /// A polygon from its vertices in order, metres. Not validated here: ``FloorPlan`` checks
+    /// that plan polygons have at least three vertices and are simple.
     public init(_ vertices: [Point2D]) {
         self.vertices = vertices
     }
@@ -56,23 +58,37 @@ public struct Polygon: Sendable, Hashable {
         return best
     }
 
-    /// Whether two non-adjacent edges cross or touch (the polygon is not simple), or two
-    /// consecutive vertices coincide.
-    public var isSelfIntersecting: Bool {
+    /// Whether the polygon is not simple: two non-adjacent edges cross or touch, or two
+    /// consecutive vertices coincide. O(n²) in the number of vertices.
+    public var isSelfIntersecting: Bool { selfIntersection() != nil }
+
+    /// The first defect that makes the polygon not simple, as a pair of edge indices (edge k
+    /// joins vertex k to vertex k + 1, the last edge closes back to vertex 0), or nil for a
+    /// simple polygon. Equal indices mean that edge has zero length (a repeated vertex).
+    /// Polygons with fewer than three vertices give nil (they fail a different check).
+    /// O(n²) in the number of vertices.
+    public func selfIntersection() -> (edge: Int, otherEdge: Int)? {
         let n = vertices.count
-        guard n >= 3 else { return false }
-        for i in 0..<n where vertices[i] == vertices[(i + 1) % n] { return true }
+        guard n >= 3 else { return nil }
+        for i in 0..<n where vertices[i] == vertices[(i + 1) % n] { return (i, i) }
+        // Adjacent edges that fold back onto each other (a spike of zero width) overlap.
+        for i in 0..<n {
+            let a = vertices[i], b = vertices[(i + 1) % n], c = vertices[(i + 2) % n]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            let dot = (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y)
+            if cross == 0 && dot < 0 { return (i, (i + 1) % n) }
+        }
         for i in 0..<n {
             for j in (i + 1)..<n {
                 // Skip adjacent edges (they share a vertex by construction).
                 if j == i + 1 || (i == 0 && j == n - 1) { continue }
                 if Self.segmentsIntersect(vertices[i], vertices[(i + 1) % n],
                                           vertices[j], vertices[(j + 1) % n]) {
-                    return true
+                    return (i, j)
                 }
             }
         }
-        return false
+        return nil
     }
 
     static func projection(_ p: Point2D, _ a: Point2D, _ b: Point2D) -> Point2D {
