@@ -103,6 +103,8 @@ struct FloorPlanJSONTests {
         #expect(plan.zone(at: Point2D(x: 3, y: 8), level: 0)?.id == "west")
         #expect(plan.zone(at: Point2D(x: 10, y: 8), level: 0)?.id == "centre")
         #expect(plan.zone(at: Point2D(x: 17, y: 8), level: 0)?.id == "east")
+        // The file is in canonical form: saving it again gives the same bytes.
+        #expect(plan.jsonData() == (try Data(contentsOf: url)))
     }
 
     @Test("round trip: reading what was written gives the same plan, and the same bytes again",
