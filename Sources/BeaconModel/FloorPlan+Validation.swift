@@ -29,6 +29,7 @@ extension FloorPlan {
                     throw .duplicateZone(path: "\(floorPath).zones[\(z)].id", id: zone.id,
                                          firstPath: "\(floorPath).zones[\(first)].id")
                 }
+                if zone.id.isEmpty { throw .emptyZoneID(path: "\(floorPath).zones[\(z)].id") }
                 zoneIDs[zone.id] = z
                 try checkPolygon(zone.polygon, path: "\(floorPath).zones[\(z)].polygon")
             }
@@ -65,8 +66,13 @@ extension FloorPlan {
         }
     }
 
+    /// Checks a polygon: 3 to ``Polygon/maximumVertexCount`` vertices, finite coordinates,
+    /// simple (paths of single coordinates are `path[i][0]` for x and `path[i][1]` for y).
     static func checkPolygon(_ polygon: Polygon, path: String) throws(FloorPlanError) {
         if polygon.vertices.count < 3 { throw .tooFewVertices(path: path, count: polygon.vertices.count) }
+        if polygon.vertices.count > Polygon.maximumVertexCount {
+            throw .tooManyVertices(path: path, count: polygon.vertices.count, limit: Polygon.maximumVertexCount)
+        }
         for (i, v) in polygon.vertices.enumerated() {
             try checkFinite(v.x, path: "\(path)[\(i)][0]")
             try checkFinite(v.y, path: "\(path)[\(i)][1]")

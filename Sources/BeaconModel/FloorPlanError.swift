@@ -28,6 +28,11 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateZone(path: String, id: String, firstPath: String)
     /// A polygon has fewer than three vertices.
     case tooFewVertices(path: String, count: Int)
+    /// A polygon has more vertices than ``Polygon/maximumVertexCount`` (its simplicity check
+    /// is quadratic, so a hostile file could otherwise stall loading).
+    case tooManyVertices(path: String, count: Int, limit: Int)
+    /// A zone id is empty (fixes use the id to name the zone, and empty means "no zone").
+    case emptyZoneID(path: String)
     /// A polygon is not simple: edge `edge` (from vertex `edge` to the next) crosses or touches
     /// edge `otherEdge`. When both are equal the edge has zero length (a vertex is repeated).
     case selfIntersecting(path: String, edge: Int, otherEdge: Int)
@@ -43,7 +48,8 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedJSON: return ""
         case .missingKey(let p), .wrongType(let p, _, _), .outOfRange(let p, _, _), .nonFinite(let p, _),
              .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
-             .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .selfIntersecting(let p, _, _),
+             .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
+             .emptyZoneID(let p), .selfIntersecting(let p, _, _),
              .unsupportedFormatVersion(let p, _), .io(let p, _):
             return p
         }
@@ -73,6 +79,10 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(where_): zone id \"\(id)\" is already used by \(firstPath) on the same floor"
         case .tooFewVertices(_, let count):
             return "\(where_): a polygon needs at least 3 points, has \(count)"
+        case .tooManyVertices(_, let count, let limit):
+            return "\(where_): a polygon may have at most \(limit) points, has \(count); simplify the outline"
+        case .emptyZoneID:
+            return "\(where_): a zone id must not be empty; give the zone a short name such as \"lobby\""
         case .selfIntersecting(_, let edge, let otherEdge) where edge == otherEdge:
             return "\(where_): vertex \(edge) repeats the next vertex; remove one of them"
         case .selfIntersecting(_, let edge, let otherEdge):

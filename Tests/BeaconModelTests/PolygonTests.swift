@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestSupport
 @testable import BeaconModel
 
 @Suite("Polygon geometry")
@@ -84,5 +86,55 @@ struct PolygonTests {
     func touching() {
         // Vertex 3 (2, 0) lies on edge 0.
         #expect(Self.polygon([(0, 0), (4, 0), (4, 4), (2, 0), (0, 4)]).isSelfIntersecting)
+    }
+
+    /// The lowest crossing pair by testing every pair of non-adjacent edges: the reference the
+    /// sweep must agree with.
+    static func bruteForceCrossing(_ polygon: Polygon) -> (Int, Int)? {
+        let v = polygon.vertices, n = v.count
+        for i in 0..<n {
+            for j in (i + 1)..<n where j != i + 1 && !(i == 0 && j == n - 1) {
+                if Polygon.segmentsIntersect(v[i], v[(i + 1) % n], v[j], v[(j + 1) % n]) { return (i, j) }
+            }
+        }
+        return nil
+    }
+
+    @Test("the sweep finds the same first crossing as testing every pair, on seeded random polygons")
+    func sweepMatchesBruteForce() {
+        var rng = SeededGenerator(seed: 7)
+        var crossing = 0, simple = 0
+        for _ in 0..<400 {
+            let n = Int.random(in: 4...12, using: &rng)
+            // Random radii around the centre: a star-shaped (simple) polygon when the angles
+            // are sorted, a tangle when they are not.
+            var angles = (0..<n).map { _ in Double.random(in: 0..<(2 * Double.pi), using: &rng) }
+            if Bool.random(using: &rng) { angles.sort() }
+            let polygon = Polygon(angles.map { a in
+                let r = Double.random(in: 1...10, using: &rng)
+                return Point2D(x: r * cos(a), y: r * sin(a))
+            })
+            let expected = Self.bruteForceCrossing(polygon)
+            let found = polygon.selfIntersection()
+            #expect(found?.edge == expected?.0 && found?.otherEdge == expected?.1)
+            if expected == nil { simple += 1 } else { crossing += 1 }
+        }
+        // Both kinds occur, so the comparison covers both answers.
+        #expect(crossing > 50 && simple > 50)
+    }
+
+    @Test("a 10,000-vertex circle is simple; a polygon over the vertex limit is refused by plans")
+    func largePolygons() {
+        let circle = { (n: Int) in
+            Polygon((0..<n).map { i in
+                let a = 2 * Double.pi * Double(i) / Double(n)
+                return Point2D(x: 50 * cos(a), y: 50 * sin(a))
+            })
+        }
+        #expect(!circle(Polygon.maximumVertexCount).isSelfIntersecting)
+        let tooMany = circle(Polygon.maximumVertexCount + 1)
+        #expect(throws: FloorPlanError.tooManyVertices(path: "floors[0].outline", count: 10_001, limit: 10_000)) {
+            try FloorPlan(name: "x", floors: [Floor(level: 0, outline: tooMany)])
+        }
     }
 }
