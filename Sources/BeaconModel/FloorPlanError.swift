@@ -55,7 +55,8 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// One line: the path, the value and what to do about it.
+    /// One line: the path, the value and what to do about it. Strings from the file are quoted
+    /// with control characters escaped, so the message never spans lines.
     public var description: String {
         let where_ = path.isEmpty ? "top level" : path
         switch self {
@@ -70,13 +71,13 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case .nonFinite(_, let value):
             return "\(where_): \(value) is not a finite number"
         case .malformedUUID(_, let value):
-            return "\(where_): \"\(value)\" is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
+            return "\(where_): \(value.quotedForMessage(limit: 60)) is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
         case .duplicateIdentity(_, let identity, let firstPath):
             return "\(where_): beacon \(identity) is already placed at \(firstPath)"
         case .duplicateLevel(_, let level, let firstPath):
             return "\(where_): level \(level) is already used by \(firstPath)"
         case .duplicateZone(_, let id, let firstPath):
-            return "\(where_): zone id \"\(id)\" is already used by \(firstPath) on the same floor"
+            return "\(where_): zone id \(id.quotedForMessage()) is already used by \(firstPath) on the same floor"
         case .tooFewVertices(_, let count):
             return "\(where_): a polygon needs at least 3 points, has \(count)"
         case .tooManyVertices(_, let count, let limit):

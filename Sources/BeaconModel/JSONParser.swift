@@ -65,10 +65,10 @@ struct JSONParser {
             let keyStart = offset
             let key = try parseString()
             if !seen.insert(key).inserted {
-                throw error("duplicate key \"\(key)\" in the same object", at: keyStart)
+                throw error("duplicate key \(key.quotedForMessage()) in the same object", at: keyStart)
             }
             skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw error("':' was expected after the key \"\(key)\"") }
+            guard peek() == UInt8(ascii: ":") else { throw error("':' was expected after the key \(key.quotedForMessage())") }
             offset += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)

@@ -28,9 +28,7 @@ enum JSONValue: Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let text): return text
-        case .string(let s):
-            let cut = s.count > 40 ? String(s.prefix(40)) + "…" : s
-            return "the string \"\(cut)\""
+        case .string(let s): return "the string \(s.quotedForMessage())"
         case .array: return "an array"
         case .object: return "an object"
         }

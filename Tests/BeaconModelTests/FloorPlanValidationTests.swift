@@ -163,6 +163,28 @@ struct FloorPlanValidationTests {
         }
     }
 
+    @Test("strings from the file are quoted and escaped, so a message stays on one line", arguments: [
+        (#"{ "id": "office""#, #"{ "id": "hall\nway\u0007\"x\"""#, #"{ "id": "hall""#, #"{ "id": "hall\nway\u0007\"x\"""#,
+         "floors[1].zones[1].id",
+         #"zone id "hall\nway\u0007\"x\"" is already used by floors[1].zones[0].id on the same floor"#),
+        (#""uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 2, "minor": 4"#,
+         #""uuid": "F7826DA6\t4FA2", "major": 2, "minor": 4"#, "", "",
+         "floors[1].beacons[3].uuid", #""F7826DA6\t4FA2" is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"#),
+    ] as [(String, String, String, String, String, String)])
+    func escapedStrings(_ target: String, _ replacement: String, _ target2: String, _ replacement2: String,
+                        path: String, message: String) {
+        var json = SamplePlans.twoFloors(replacing: target, with: replacement)
+        if !target2.isEmpty { json = json.replacingOccurrences(of: target2, with: replacement2) }
+        do {
+            _ = try FloorPlan(jsonData: Data(json.utf8))
+            Issue.record("accepted a broken plan")
+        } catch {
+            #expect(error.path == path)
+            #expect(error.description == "\(path): \(message)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
     @Test("a top level that is not an object names the top level")
     func topLevel() {
         #expect(throws: FloorPlanError.wrongType(path: "", expected: "an object {…}", found: "an array")) {
