@@ -46,7 +46,11 @@ extension FloorPlan {
         try self.init(name: name, defaults: defaults, floors: floors)
     }
 
-    /// Reads and validates the plan in the file at `path`.
+    /// The largest plan file ``load(path:)`` reads, bytes (16 MiB).
+    public static let maximumFileSize = 16 << 20
+
+    /// Reads and validates the plan in the file at `path` (a regular file or a pipe such as
+    /// `/dev/stdin`, at most ``maximumFileSize`` bytes).
     /// - Throws: ``FloorPlanError/io(path:detail:)`` when the file cannot be read, otherwise as
     ///   ``init(jsonData:)``.
     public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
@@ -57,11 +61,26 @@ extension FloorPlan {
         if isDirectory.boolValue {
             throw .io(path: path, detail: "is a directory, not a floor-plan JSON file")
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .io(path: path, detail: "cannot be read (\(FloorPlan.reason(error))); check its permissions")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .io(path: path, detail: "cannot be opened; check its permissions")
+        }
+        defer { try? handle.close() }
+        // Read in chunks up to a limit, so that a device such as /dev/zero cannot stall
+        // loading, while pipes (/dev/stdin) still work.
+        var data = Data()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw .io(path: path, detail: "cannot be read (\(FloorPlan.reason(error))); check its permissions")
+            }
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if data.count > FloorPlan.maximumFileSize {
+                throw .io(path: path, detail: "is larger than \(FloorPlan.maximumFileSize >> 20) MiB; "
+                    + "a floor plan is a few kilobytes, check that this is the plan file")
+            }
         }
         return try FloorPlan(jsonData: data)
     }

@@ -243,6 +243,15 @@ struct FloorPlanJSONTests {
         #expect(throws: FloorPlanError.io(path: folder, detail: "is a directory, not a floor-plan JSON file")) {
             try FloorPlan.load(path: folder)
         }
+        do {
+            _ = try FloorPlan.load(path: "/dev/zero")
+            Issue.record("read a plan from /dev/zero")
+        } catch {
+            #expect(error == .io(path: "/dev/zero", detail: "is larger than 16 MiB; a floor plan is a few kilobytes, check that this is the plan file"))
+        }
+        #expect(throws: FloorPlanError.malformedJSON(detail: "the document is empty (line 1, column 1)")) {
+            try FloorPlan.load(path: "/dev/null")
+        }
         let plan = try FloorPlan(jsonData: Data(SamplePlans.twoFloors.utf8))
         do {
             try plan.save(to: missing)
