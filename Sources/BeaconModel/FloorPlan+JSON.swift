@@ -31,7 +31,11 @@ extension FloorPlan {
         let top = try root.object()
 
         if let versionNode = top.optional("formatVersion") {
-            let version = try versionNode.integer(in: 1...Int(Int32.max))
+            let version = try versionNode.integer(in: Int(Int32.min)...Int(Int32.max))
+            if version < 1 {
+                throw .outOfRange(path: versionNode.path, value: versionNode.literal,
+                                  range: "1...\(FloorPlan.currentFormatVersion)")
+            }
             if version > FloorPlan.currentFormatVersion {
                 throw .unsupportedFormatVersion(path: versionNode.path, version: version)
             }

@@ -136,7 +136,7 @@ struct FloorPlanValidationTests {
                        path: "formatVersion",
                        "format version 2 is newer than this library reads (1); update the library or save the plan as version 1"),
         ValidationCase(#""formatVersion": 1,"#, #""formatVersion": 0,"#,
-                       path: "formatVersion", "0 is out of range 1...2147483647"),
+                       path: "formatVersion", "0 is out of range 1...1"),
         ValidationCase(#""formatVersion": 1,"#, #""formatVersion": "1","#,
                        path: "formatVersion", "expected an integer, found the string \"1\""),
         ValidationCase(#""name": "Test office","#, #""name": ["Test office"],"#,
