@@ -40,6 +40,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
+        .testTarget(
+            name: "BeaconModelTests",
+            dependencies: ["BeaconModel", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,8 @@ public struct Beacon: Sendable, Hashable {
     /// Log-distance path-loss exponent (dimensionless), or nil for the plan default.
     public var pathLossExponent: Double?
 
+    /// A placement: `position` in metres (z above the beacon's floor), `measuredPower` in dBm
+    /// at 1 m and `pathLossExponent` dimensionless, each nil to take the plan's defaults.
     public init(identity: BeaconIdentity, position: Point3D,
                 measuredPower: Double? = nil, pathLossExponent: Double? = nil) {
         self.identity = identity
@@ -35,6 +37,8 @@ public struct ResolvedBeacon: Sendable, Hashable {
     /// Log-distance path-loss exponent.
     public var pathLossExponent: Double
 
+    /// A resolved beacon: absolute `position` in metres, `measuredPower` in dBm at 1 m,
+    /// `pathLossExponent` dimensionless.
     public init(identity: BeaconIdentity, level: Int, position: Point3D,
                 measuredPower: Double, pathLossExponent: Double) {
         self.identity = identity

@@ -47,6 +47,7 @@ public struct BeaconCondition: Sendable, Hashable, Codable, CustomStringConverti
         return true
     }
 
+    /// `UUID:major:minor` with `*` for each wildcard, for example `F7826DA6-…:2:*`.
     public var description: String {
         [uuid.uuidString, major.map(String.init) ?? "*", minor.map(String.init) ?? "*"]
             .joined(separator: ":")
@@ -54,6 +55,9 @@ public struct BeaconCondition: Sendable, Hashable, Codable, CustomStringConverti
 
     private enum CodingKeys: String, CodingKey { case uuid, major, minor }
 
+    /// Decodes `{"uuid": …, "major": …, "minor": …}` with `major` and `minor` optional.
+    /// - Throws: `DecodingError` for a malformed uuid, a value outside 0…65535, or a `minor`
+    ///   without a `major`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let uuid = try container.decode(UUID.self, forKey: .uuid)
@@ -69,6 +73,7 @@ public struct BeaconCondition: Sendable, Hashable, Codable, CustomStringConverti
         }
     }
 
+    /// Encodes the uuid and whichever of `major` and `minor` are set.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uuid, forKey: .uuid)

@@ -33,6 +33,7 @@ public struct BeaconIdentity: Sendable, Hashable, Codable, Comparable, CustomStr
     /// `UUID:major:minor` with the UUID in upper case.
     public var description: String { "\(uuid.uuidString):\(major):\(minor)" }
 
+    /// Orders by UUID text, then major, then minor (a stable order for output).
     public static func < (lhs: BeaconIdentity, rhs: BeaconIdentity) -> Bool {
         (lhs.uuid.uuidString, lhs.major, lhs.minor) < (rhs.uuid.uuidString, rhs.major, rhs.minor)
     }

@@ -13,6 +13,8 @@ public struct Floor: Sendable, Hashable {
     /// Beacons placed on the floor (z is height above this floor).
     public var beacons: [Beacon]
 
+    /// A floor: `elevation` in metres above the building reference; the outline, zones and
+    /// beacon x, y in metres in the building frame, beacon z in metres above this floor.
     public init(level: Int, name: String? = nil, elevation: Double = 0, outline: Polygon? = nil,
                 zones: [Zone] = [], beacons: [Beacon] = []) {
         self.level = level

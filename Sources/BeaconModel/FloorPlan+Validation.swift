@@ -4,7 +4,8 @@ extension FloorPlan {
     /// Plausible log-distance exponent.
     public static let pathLossExponentRange: ClosedRange<Double> = 0.5...6
 
-    /// Checks everything a plan promises; throws the first problem with its JSON path.
+    /// Checks everything a plan promises (unique levels, identities and zone ids per floor;
+    /// finite, plausible numbers; simple polygons); throws the first problem with its JSON path.
     static func validate(defaults: PlanDefaults, floors: [Floor]) throws(FloorPlanError) {
         try checkMeasuredPower(defaults.measuredPower, path: "defaults.measuredPower")
         try checkExponent(defaults.pathLossExponent, path: "defaults.pathLossExponent")
@@ -22,7 +23,14 @@ extension FloorPlan {
             if let outline = floor.outline {
                 try checkPolygon(outline, path: "\(floorPath).outline")
             }
+            var zoneIDs: [String: Int] = [:]
             for (z, zone) in floor.zones.enumerated() {
+                if let first = zoneIDs[zone.id] {
+                    throw .duplicateZone(path: "\(floorPath).zones[\(z)].id", id: zone.id,
+                                         firstPath: "\(floorPath).zones[\(first)].id")
+                }
+                if zone.id.isEmpty { throw .emptyZoneID(path: "\(floorPath).zones[\(z)].id") }
+                zoneIDs[zone.id] = z
                 try checkPolygon(zone.polygon, path: "\(floorPath).zones[\(z)].polygon")
             }
             for (b, beacon) in floor.beacons.enumerated() {
@@ -41,7 +49,7 @@ extension FloorPlan {
     }
 
     static func checkFinite(_ value: Double, path: String) throws(FloorPlanError) {
-        if !value.isFinite { throw .nonFinite(path: path) }
+        if !value.isFinite { throw .nonFinite(path: path, value: "\(value)") }
     }
 
     static func checkMeasuredPower(_ value: Double, path: String) throws(FloorPlanError) {
@@ -58,12 +66,19 @@ extension FloorPlan {
         }
     }
 
+    /// Checks a polygon: 3 to ``Polygon/maximumVertexCount`` vertices, finite coordinates,
+    /// simple (paths of single coordinates are `path[i][0]` for x and `path[i][1]` for y).
     static func checkPolygon(_ polygon: Polygon, path: String) throws(FloorPlanError) {
         if polygon.vertices.count < 3 { throw .tooFewVertices(path: path, count: polygon.vertices.count) }
+        if polygon.vertices.count > Polygon.maximumVertexCount {
+            throw .tooManyVertices(path: path, count: polygon.vertices.count, limit: Polygon.maximumVertexCount)
+        }
         for (i, v) in polygon.vertices.enumerated() {
             try checkFinite(v.x, path: "\(path)[\(i)][0]")
             try checkFinite(v.y, path: "\(path)[\(i)][1]")
         }
-        if polygon.isSelfIntersecting { throw .selfIntersecting(path: path) }
+        if let (edge, otherEdge) = polygon.selfIntersection() {
+            throw .selfIntersecting(path: path, edge: edge, otherEdge: otherEdge)
+        }
     }
 }

@@ -7,6 +7,8 @@ public struct PlanDefaults: Sendable, Hashable {
     /// Height of the phone above the floor used by planar (2D) solving, metres (default 1.2).
     public var receiverHeight: Double
 
+    /// Defaults: `measuredPower` in dBm at 1 m, `pathLossExponent` dimensionless,
+    /// `receiverHeight` in metres above the floor.
     public init(measuredPower: Double = -59, pathLossExponent: Double = 2, receiverHeight: Double = 1.2) {
         self.measuredPower = measuredPower
         self.pathLossExponent = pathLossExponent

@@ -5,6 +5,7 @@ public struct Point2D: Sendable, Hashable, Codable {
     /// North coordinate, metres.
     public var y: Double
 
+    /// A point from its coordinates, metres.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -18,8 +19,11 @@ public struct Point2D: Sendable, Hashable, Codable {
         ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
     }
 
+    /// Component-wise sum, metres.
     public static func + (a: Point2D, b: Point2D) -> Point2D { Point2D(x: a.x + b.x, y: a.y + b.y) }
+    /// Component-wise difference (the vector from `b` to `a`), metres.
     public static func - (a: Point2D, b: Point2D) -> Point2D { Point2D(x: a.x - b.x, y: a.y - b.y) }
+    /// The vector scaled by `s` (dimensionless).
     public static func * (s: Double, p: Point2D) -> Point2D { Point2D(x: s * p.x, y: s * p.y) }
 }
 
@@ -32,6 +36,7 @@ public struct Point3D: Sendable, Hashable, Codable {
     /// Up coordinate, metres.
     public var z: Double
 
+    /// A point from its coordinates, metres.
     public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
@@ -52,6 +57,8 @@ public struct Point3D: Sendable, Hashable, Codable {
         return (dx * dx + dy * dy + dz * dz).squareRoot()
     }
 
+    /// Component-wise sum, metres.
     public static func + (a: Point3D, b: Point3D) -> Point3D { Point3D(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z) }
+    /// Component-wise difference (the vector from `b` to `a`), metres.
     public static func - (a: Point3D, b: Point3D) -> Point3D { Point3D(x: a.x - b.x, y: a.y - b.y, z: a.z - b.z) }
 }

@@ -4,6 +4,12 @@ public struct Polygon: Sendable, Hashable {
     /// The vertices, in order, at least three for a valid polygon.
     public var vertices: [Point2D]
 
+    /// The most vertices a plan polygon may have, a guard against hostile files: checking
+    /// simplicity is O(n²) at worst. A building outline rarely needs more than a few hundred.
+    public static let maximumVertexCount = 10_000
+
+    /// A polygon from its vertices in order, metres. Not validated here: ``FloorPlan`` checks
+    /// that plan polygons have at least three vertices and are simple.
     public init(_ vertices: [Point2D]) {
         self.vertices = vertices
     }
@@ -56,23 +62,48 @@ public struct Polygon: Sendable, Hashable {
         return best
     }
 
-    /// Whether two non-adjacent edges cross or touch (the polygon is not simple), or two
-    /// consecutive vertices coincide.
-    public var isSelfIntersecting: Bool {
+    /// Whether the polygon is not simple: two non-adjacent edges cross or touch, or two
+    /// consecutive vertices coincide. O(n log n + k) for k pairs of edges whose x-extents
+    /// overlap, O(n²) at worst.
+    public var isSelfIntersecting: Bool { selfIntersection() != nil }
+
+    /// The first defect that makes the polygon not simple, as a pair of edge indices (edge k
+    /// joins vertex k to vertex k + 1, the last edge closes back to vertex 0), or nil for a
+    /// simple polygon. Equal indices mean that edge has zero length (a repeated vertex).
+    /// Polygons with fewer than three vertices give nil (they fail a different check);
+    /// coordinates must be finite (plan validation checks them first).
+    /// O(n log n + k) for k pairs of edges whose x-extents overlap, O(n²) at worst.
+    public func selfIntersection() -> (edge: Int, otherEdge: Int)? {
         let n = vertices.count
-        guard n >= 3 else { return false }
-        for i in 0..<n where vertices[i] == vertices[(i + 1) % n] { return true }
+        guard n >= 3 else { return nil }
+        for i in 0..<n where vertices[i] == vertices[(i + 1) % n] { return (i, i) }
+        // Adjacent edges that fold back onto each other (a spike of zero width) overlap.
         for i in 0..<n {
-            for j in (i + 1)..<n {
+            let a = vertices[i], b = vertices[(i + 1) % n], c = vertices[(i + 2) % n]
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+            let dot = (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y)
+            if cross == 0 && dot < 0 { return (i, (i + 1) % n) }
+        }
+        // Sort-and-sweep on x: only edges whose x-extents overlap can cross, so sort the edges
+        // by their left end and compare each with the edges starting before its right end.
+        let minX = (0..<n).map { Swift.min(vertices[$0].x, vertices[($0 + 1) % n].x) }
+        let maxX = (0..<n).map { Swift.max(vertices[$0].x, vertices[($0 + 1) % n].x) }
+        let order = (0..<n).sorted { (minX[$0], $0) < (minX[$1], $1) }
+        var found: (edge: Int, otherEdge: Int)?
+        for (position, i) in order.enumerated() {
+            for j in order[(position + 1)...] {
+                if minX[j] > maxX[i] { break }
                 // Skip adjacent edges (they share a vertex by construction).
-                if j == i + 1 || (i == 0 && j == n - 1) { continue }
+                if abs(i - j) == 1 || abs(i - j) == n - 1 { continue }
                 if Self.segmentsIntersect(vertices[i], vertices[(i + 1) % n],
                                           vertices[j], vertices[(j + 1) % n]) {
-                    return true
+                    let pair = (edge: Swift.min(i, j), otherEdge: Swift.max(i, j))
+                    // Report the lowest pair, so the answer does not depend on the sweep order.
+                    if found.map({ (pair.edge, pair.otherEdge) < ($0.edge, $0.otherEdge) }) ?? true { found = pair }
                 }
             }
         }
-        return false
+        return found
     }
 
     static func projection(_ p: Point2D, _ a: Point2D, _ b: Point2D) -> Point2D {

@@ -7,6 +7,7 @@ public struct Zone: Sendable, Hashable {
     /// The zone's outline on the floor.
     public var polygon: Polygon
 
+    /// A zone: `id` unique within its floor, `polygon` in metres in the building frame.
     public init(id: String, name: String? = nil, polygon: Polygon) {
         self.id = id
         self.name = name

@@ -1,0 +1,226 @@
+import Foundation
+
+/// Reading and writing the floor-plan JSON format of `FORMATS.md`.
+///
+/// Reading is strict about what it understands and lenient about what it does not: unknown keys
+/// are ignored, optional keys may be left out or `null`, and anything wrong is a
+/// ``FloorPlanError`` that names the JSON path and the value as written, for example
+/// `floors[1].beacons[3].major: 70000 is out of range 0...65535`.
+///
+/// Writing is stable: sorted keys, two-space indentation, numbers in Swift's shortest
+/// round-trip form, so `FloorPlan(jsonData: plan.jsonData()) == plan` and saving twice gives
+/// identical bytes. Beacon values left out (nil `measuredPower` or `pathLossExponent`) stay
+/// left out; everything else is written in full, with its default filled in.
+extension FloorPlan {
+    /// Integer range accepted for a floor's `level`.
+    public static let levelRange: ClosedRange<Int> = Int(Int32.min)...Int(Int32.max)
+
+    /// Reads a plan from JSON (UTF-8) and validates it.
+    ///
+    /// Keys: `formatVersion` (integer, missing means 1, newer than
+    /// ``currentFormatVersion`` is an error), `name` (string, default empty), `defaults`
+    /// (`measuredPower` dBm, `pathLossExponent`, `receiverHeight` metres, each optional with the
+    /// ``PlanDefaults`` defaults), `floors` (required array) with `level` (required integer),
+    /// `name`, `elevation` (metres, default 0), `outline`, `zones` (`id`, `name`, `polygon`) and
+    /// `beacons` (`uuid`, `major`, `minor`, `x`, `y` required; `z` metres above the floor,
+    /// default 0; `measuredPower` dBm and `pathLossExponent` optional). The uuid is
+    /// case-insensitive. Unknown keys are ignored.
+    /// - Throws: ``FloorPlanError`` naming the first problem, its JSON path and its value.
+    public init(jsonData: Data) throws(FloorPlanError) {
+        let root = JSONNode(value: try JSONParser.parse(Array(jsonData)), path: "")
+        let top = try root.object()
+
+        if let versionNode = top.optional("formatVersion") {
+            let version = try versionNode.integer(in: Int(Int32.min)...Int(Int32.max))
+            if version < 1 {
+                throw .outOfRange(path: versionNode.path, value: versionNode.literal,
+                                  range: "1...\(FloorPlan.currentFormatVersion)")
+            }
+            if version > FloorPlan.currentFormatVersion {
+                throw .unsupportedFormatVersion(path: versionNode.path, version: version)
+            }
+        }
+        let name = try top.optional("name")?.string() ?? ""
+        var defaults = PlanDefaults()
+        if let node = top.optional("defaults") { defaults = try FloorPlan.decodeDefaults(node) }
+        var floors: [Floor] = []
+        for node in try top.required("floors").array() {
+            floors.append(try FloorPlan.decodeFloor(node))
+        }
+        try self.init(name: name, defaults: defaults, floors: floors)
+    }
+
+    /// The largest plan file ``load(path:)`` reads, bytes (16 MiB).
+    public static let maximumFileSize = 16 << 20
+
+    /// Reads and validates the plan in the file at `path` (a regular file or a pipe such as
+    /// `/dev/stdin`, at most ``maximumFileSize`` bytes).
+    /// - Throws: ``FloorPlanError/io(path:detail:)`` when the file cannot be read, otherwise as
+    ///   ``init(jsonData:)``.
+    public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .io(path: path, detail: "no such file; check the floor-plan path")
+        }
+        if isDirectory.boolValue {
+            throw .io(path: path, detail: "is a directory, not a floor-plan JSON file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .io(path: path, detail: "cannot be opened; check its permissions")
+        }
+        defer { try? handle.close() }
+        // Read in chunks up to a limit, so that a device such as /dev/zero cannot stall
+        // loading, while pipes (/dev/stdin) still work.
+        var data = Data()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw .io(path: path, detail: "cannot be read (\(FloorPlan.reason(error))); check its permissions")
+            }
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if data.count > FloorPlan.maximumFileSize {
+                throw .io(path: path, detail: "is larger than \(FloorPlan.maximumFileSize >> 20) MiB; "
+                    + "a floor plan is a few kilobytes, check that this is the plan file")
+            }
+        }
+        return try FloorPlan(jsonData: data)
+    }
+
+    /// The plan as pretty, stable JSON (UTF-8, sorted keys, final newline).
+    public func jsonData() -> Data {
+        Data(JSONWriter.write(jsonValue))
+    }
+
+    /// Writes ``jsonData()`` to `path` atomically (a temporary file renamed into place), so a
+    /// failed save never leaves a partial file.
+    /// - Throws: ``FloorPlanError/io(path:detail:)`` when the file cannot be written.
+    public func save(to path: String) throws(FloorPlanError) {
+        do {
+            try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .io(path: path, detail: "cannot be written (\(FloorPlan.reason(error))); check that the folder exists and is writable")
+        }
+    }
+
+    // MARK: - Decoding
+
+    private static func decodeDefaults(_ node: JSONNode) throws(FloorPlanError) -> PlanDefaults {
+        let object = try node.object()
+        var defaults = PlanDefaults()
+        if let n = object.optional("measuredPower") {
+            defaults.measuredPower = try n.double(in: measuredPowerRange, unit: "dBm")
+        }
+        if let n = object.optional("pathLossExponent") {
+            defaults.pathLossExponent = try n.double(in: pathLossExponentRange)
+        }
+        if let n = object.optional("receiverHeight") { defaults.receiverHeight = try n.double() }
+        return defaults
+    }
+
+    private static func decodeFloor(_ node: JSONNode) throws(FloorPlanError) -> Floor {
+        let object = try node.object()
+        let level = try object.required("level").integer(in: levelRange)
+        let name = try object.optional("name")?.string()
+        let elevation = try object.optional("elevation")?.double() ?? 0
+        let outline = try object.optional("outline")?.polygon()
+        var zones: [Zone] = []
+        for zoneNode in try object.optional("zones")?.array() ?? [] {
+            let zone = try zoneNode.object()
+            zones.append(Zone(id: try zone.required("id").string(),
+                              name: try zone.optional("name")?.string(),
+                              polygon: try zone.required("polygon").polygon()))
+        }
+        var beacons: [Beacon] = []
+        for beaconNode in try object.optional("beacons")?.array() ?? [] {
+            beacons.append(try decodeBeacon(beaconNode))
+        }
+        return Floor(level: level, name: name, elevation: elevation, outline: outline,
+                     zones: zones, beacons: beacons)
+    }
+
+    private static func decodeBeacon(_ node: JSONNode) throws(FloorPlanError) -> Beacon {
+        let object = try node.object()
+        let identityRange = Int(UInt16.min)...Int(UInt16.max)
+        let identity = BeaconIdentity(
+            uuid: try object.required("uuid").uuid(),
+            major: UInt16(try object.required("major").integer(in: identityRange)),
+            minor: UInt16(try object.required("minor").integer(in: identityRange)))
+        let position = Point3D(x: try object.required("x").double(),
+                               y: try object.required("y").double(),
+                               z: try object.optional("z")?.double() ?? 0)
+        return Beacon(
+            identity: identity, position: position,
+            measuredPower: try object.optional("measuredPower")?.double(in: measuredPowerRange, unit: "dBm"),
+            pathLossExponent: try object.optional("pathLossExponent")?.double(in: pathLossExponentRange))
+    }
+
+    // MARK: - Encoding
+
+    /// The plan as a JSON value in the file format.
+    var jsonValue: JSONValue {
+        .object([
+            ("formatVersion", .number(FloorPlan.currentFormatVersion)),
+            ("name", .string(name)),
+            ("defaults", .object([
+                ("measuredPower", .number(defaults.measuredPower)),
+                ("pathLossExponent", .number(defaults.pathLossExponent)),
+                ("receiverHeight", .number(defaults.receiverHeight)),
+            ])),
+            ("floors", .array(floors.map(FloorPlan.jsonValue(of:)))),
+        ])
+    }
+
+    private static func jsonValue(of floor: Floor) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("level", .number(floor.level)),
+            ("elevation", .number(floor.elevation)),
+        ]
+        if let name = floor.name { members.append(("name", .string(name))) }
+        if let outline = floor.outline { members.append(("outline", jsonValue(of: outline))) }
+        members.append(("zones", .array(floor.zones.map { zone in
+            var zoneMembers: [(key: String, value: JSONValue)] = [("id", .string(zone.id))]
+            if let name = zone.name { zoneMembers.append(("name", .string(name))) }
+            zoneMembers.append(("polygon", jsonValue(of: zone.polygon)))
+            return .object(zoneMembers)
+        })))
+        members.append(("beacons", .array(floor.beacons.map { beacon in
+            var beaconMembers: [(key: String, value: JSONValue)] = [
+                ("uuid", .string(beacon.identity.uuid.uuidString)),
+                ("major", .number(Int(beacon.identity.major))),
+                ("minor", .number(Int(beacon.identity.minor))),
+                ("x", .number(beacon.position.x)),
+                ("y", .number(beacon.position.y)),
+                ("z", .number(beacon.position.z)),
+            ]
+            if let p = beacon.measuredPower { beaconMembers.append(("measuredPower", .number(p))) }
+            if let n = beacon.pathLossExponent { beaconMembers.append(("pathLossExponent", .number(n))) }
+            return .object(beaconMembers)
+        })))
+        return .object(members)
+    }
+
+    private static func jsonValue(of polygon: Polygon) -> JSONValue {
+        .array(polygon.vertices.map { .array([.number($0.x), .number($0.y)]) })
+    }
+
+    /// A short reason for a Foundation file error.
+    private static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file or folder"
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileWriteVolumeReadOnly: return "read-only file system"
+            default: break
+            }
+        }
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+           posix.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return (error as NSError).localizedDescription
+    }
+}
