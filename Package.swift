@@ -39,6 +39,8 @@ let package = Package(
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
+        .testTarget(name: "RangingTests", dependencies: ["Ranging", "TestSupport"]),
+        .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

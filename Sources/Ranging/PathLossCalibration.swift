@@ -94,6 +94,14 @@ public struct PathLossCalibration: Sendable, Hashable {
             }
             standardErrors = try sandwich(&solver, beta: beta, scale: scale, influence: .bisquare(c), span: lo...hi)
             inliers = weights.reduce(0) { $0 + ($1 >= 0.5 ? 1 : 0) }
+            // Report σ as the RMS of the residuals the bisquare keeps (|r| < c s, a truncation
+            // beyond 4.6 σ that needs no correction): the MAD of a contaminated sample runs high.
+            var kept = 0, sum = 0.0
+            for i in 0..<m {
+                let r = solver.residual(i, beta)
+                if abs(r) < c * scale { kept += 1; sum += r * r }
+            }
+            if kept > 2 { scale = (sum / Double(kept - 2)).squareRoot() }
         case .trimmed(let fraction):
             let start = try huber(&solver, start: beta, threshold: 1.345, span: lo...hi)
             beta = start.beta
