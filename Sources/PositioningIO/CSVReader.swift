@@ -48,7 +48,7 @@ public final class CSVReader {
     private func readHeader() throws(CSVError) -> [String] {
         guard try readRow() else { throw .empty(path: path) }
         line = 1
-        var names = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var names = fields.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
         return names
     }
