@@ -81,9 +81,16 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 throw DecodingError.dataCorruptedError(forKey: .uuid, in: container,
                                                        debugDescription: "'\(text)' is not a UUID")
             }
-            let major = try container.decode(UInt16.self, forKey: .major)
-            let minor = try container.decode(UInt16.self, forKey: .minor)
-            beacon = BeaconIdentity(uuid: uuid, major: major, minor: minor)
+            var parts: [UInt16] = []
+            for key in [Keys.major, .minor] {
+                let value = try container.decode(Int.self, forKey: key)
+                guard let part = UInt16(exactly: value) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                           debugDescription: "\(value) is out of range 0...65535")
+                }
+                parts.append(part)
+            }
+            beacon = BeaconIdentity(uuid: uuid, major: parts[0], minor: parts[1])
             fit = try Fit(from: decoder)
         }
 
@@ -212,7 +219,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             return .invalidValue(path: label, jsonPath: path(context.codingPath + [key]), detail: "is missing")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             return .invalidValue(path: label, jsonPath: path(context.codingPath),
-                                 detail: "expected \(type == String.self ? "a string" : type == UInt16.self ? "an integer in 0...65535" : "a \(type)")")
+                                 detail: "expected \(type == String.self ? "a string" : type == Int.self ? "an integer" : "a number")")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return .invalidJSON(path: label, detail: "not valid JSON")
