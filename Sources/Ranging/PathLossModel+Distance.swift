@@ -5,7 +5,7 @@ import Foundation
 /// Under log-normal shadowing, ln d̂ − ln d ~ N(0, s²) with s = σ ln 10 / (10 n) for one
 /// reading (s/√m for the mean of m readings in dB). Hence the naive inverse
 /// d̂ = 10^((P₀ − RSSI) / (10 n)) is the *median* of the distance estimate, not its mean:
-/// E[d̂] = d · exp(s²/2). At σ = 4 dB and n = 2 that is +9 %; at n = 1.5, +17 %.
+/// E[d̂] = d · exp(s²/2). At σ = 4 dB and n = 2 that is +11 %; at n = 1.5, +21 %.
 ///
 /// Which estimate each consumer uses (see Docs/Ranging.md):
 /// - Maximum-likelihood positioning works on RSSI directly and needs neither.

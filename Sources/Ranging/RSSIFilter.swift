@@ -13,7 +13,8 @@ public protocol RSSIFilter: Sendable {
     mutating func reset()
     /// The delay, in seconds, by which the output follows a linear RSSI ramp sampled every
     /// `sampleInterval` seconds, once settled. Multiply by the walking speed (1.2 m/s) for
-    /// the lag in metres.
+    /// the lag in metres. Never NaN; a non-positive interval gives the filter's nominal lag
+    /// (window/2, τ) or +∞ for the Kalman filter, whose gain then vanishes.
     func rampLag(sampleInterval: Double) -> Double
     /// Output standard deviation over input standard deviation for white noise sampled every
     /// `sampleInterval` seconds, once settled (1 = no smoothing).
