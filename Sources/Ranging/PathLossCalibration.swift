@@ -88,7 +88,9 @@ public struct PathLossCalibration: Sendable, Hashable {
                     let t = 1 - u * u
                     weights[i] = abs(u) < 1 ? t * t : 0
                 }
-                let next = try solver.solve(weights: weights, span: lo...hi)
+                // Should the bisquare reject all but one distance (a pathological sample), keep
+                // the Huber fit rather than fail.
+                guard let next = try? solver.solve(weights: weights, span: lo...hi) else { break }
                 defer { beta = next }
                 if converged(beta, next) { break }
             }
