@@ -4,6 +4,8 @@ import LinearAlgebra
 public enum CalibrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There are no samples at all.
     case noSamples
+    /// The distance and RSSI arrays differ in length, so they cannot be paired.
+    case mismatchedCounts(distances: Int, rssi: Int)
     /// Fewer samples than the fit needs (two parameters and a scale need 3).
     case tooFewSamples(count: Int, required: Int)
     /// All samples are at fewer than two distinct distances, so the exponent is unknown.
@@ -26,6 +28,8 @@ public enum CalibrationError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .noSamples:
             return "no calibration samples; record RSSI at several known distances"
+        case .mismatchedCounts(let distances, let rssi):
+            return "\(distances) distances but \(rssi) RSSI values; give one RSSI per distance"
         case .tooFewSamples(let count, let required):
             return "\(count) calibration sample(s); at least \(required) are needed, better hundreds"
         case .tooFewDistances(let distinct):

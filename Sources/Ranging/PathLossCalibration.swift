@@ -36,11 +36,15 @@ public struct PathLossCalibration: Sendable, Hashable {
         try fit(distances: samples.map(\.distance), rssi: samples.map(\.rssi))
     }
 
-    /// Fits RSSI values `rssi` (dBm) observed at `distances` (metres); the arrays pair up by index.
+    /// Fits RSSI values `rssi` (dBm) observed at `distances` (metres); the arrays pair up by index
+    /// and must have the same length.
     /// - Throws: ``CalibrationError`` for bad input (indices in messages are into these arrays)
     ///   or a fit out of the plausible range.
     public func fit(distances: [Double], rssi: [Double]) throws(CalibrationError) -> CalibrationResult {
-        let m = min(distances.count, rssi.count)
+        guard distances.count == rssi.count else {
+            throw .mismatchedCounts(distances: distances.count, rssi: rssi.count)
+        }
+        let m = distances.count
         if m == 0 { throw .noSamples }
         try validateMethod()
         var x = [Double](repeating: 0, count: m)

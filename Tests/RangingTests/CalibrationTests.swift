@@ -69,6 +69,9 @@ struct CalibrationTests {
     func badInput() {
         let fitter = PathLossCalibration()
         #expect(throws: CalibrationError.noSamples) { try fitter.fit([]) }
+        #expect(throws: CalibrationError.mismatchedCounts(distances: 3, rssi: 2)) {
+            try fitter.fit(distances: [1, 2, 3], rssi: [-60, -61])
+        }
         #expect(throws: CalibrationError.tooFewDistances(distinct: 1)) {
             try fitter.fit(distances: [2, 2, 2, 2], rssi: [-60, -61, -62, -63])
         }
