@@ -74,6 +74,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
 
         private enum Keys: String, CodingKey { case uuid, major, minor }
 
+        /// Decodes the flat form of FORMATS.md: `uuid`, `major`, `minor` beside the fit's keys.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Keys.self)
             let text = try container.decode(String.self, forKey: .uuid)
@@ -94,6 +95,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             fit = try Fit(from: decoder)
         }
 
+        /// Encodes the flat form of FORMATS.md: `uuid` (upper case), `major`, `minor` beside the fit's keys.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(beacon.uuid.uuidString, forKey: .uuid)

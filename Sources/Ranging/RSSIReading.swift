@@ -31,6 +31,8 @@ public struct RSSIReading: Sendable, Hashable, Comparable, Codable {
 
     public static func < (lhs: RSSIReading, rhs: RSSIReading) -> Bool { lhs.dBm < rhs.dBm }
 
+    /// Decodes a bare number (dBm) and validates it; an invalid value is a
+    /// `DecodingError.dataCorrupted` carrying the ``RSSIRejection`` message.
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(Double.self)
         do {
@@ -41,6 +43,7 @@ public struct RSSIReading: Sendable, Hashable, Comparable, Codable {
         }
     }
 
+    /// Encodes the value as a bare number (dBm).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(dBm)
