@@ -39,12 +39,13 @@ let package = Package(
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
-        .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(
             name: "BeaconModelTests",
             dependencies: ["BeaconModel", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "RangingTests", dependencies: ["Ranging", "TestSupport"]),
+        .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,6 @@ struct IndoorPos: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "indoorpos",
         abstract: "Indoor positioning from Bluetooth beacon RSSI.",
-        subcommands: [DescribeCommand.self]
+        subcommands: [CalibrateCommand.self, DescribeCommand.self]
     )
 }

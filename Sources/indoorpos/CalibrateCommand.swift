@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PositioningIO
+
+/// `indoorpos calibrate`: fits the log-distance path-loss model to calibration samples and
+/// writes the calibration JSON of FORMATS.md, with a per-beacon summary on standard error.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Fit measured power (P0, dBm at 1 m), path-loss exponent n and shadowing sigma to RSSI samples at known distances.",
+        discussion: """
+        Reads a CSV with columns distance (metres) and rssi (dBm), optionally uuid,major,minor to \
+        fit each beacon separately as well as all samples together. Writes the calibration JSON \
+        (for 'locate --calibration') to standard output or --output, and a summary with standard \
+        errors to standard error.
+        """
+    )
+
+    enum Method: String, ExpressibleByArgument, CaseIterable {
+        case leastSquares = "least-squares", huber, bisquare, trimmed
+    }
+
+    @Option(name: .long, help: "Calibration samples CSV (distance,rssi[,uuid,major,minor]).")
+    var samples: String
+
+    @Flag(name: .long, help: "Fit robustly (bisquare M-estimator), so that gross outliers do not bias the fit.")
+    var robust = false
+
+    @Option(name: .long, help: "Fitting method: least-squares, huber, bisquare or trimmed (overrides --robust).")
+    var method: Method?
+
+    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5 (default 0.1).")
+    var trimFraction: Double = 0.1
+
+    @Option(name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).")
+    var minDistance: Double?
+
+    @Option(name: .long, help: "Write the calibration JSON here instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        try ToolErrors.run {
+            let chosen = method ?? (robust ? .bisquare : .leastSquares)
+            let fitMethod: CalibrationMethod
+            switch chosen {
+            case .leastSquares: fitMethod = .leastSquares
+            case .huber: fitMethod = .huber
+            case .bisquare: fitMethod = .robust
+            case .trimmed: fitMethod = .trimmed(fraction: trimFraction)
+            }
+            if let minDistance, !(minDistance.isFinite && minDistance >= 0) {
+                throw ValidationError("--min-distance must be a non-negative number of metres, got \(minDistance)")
+            }
+            let read = try CalibrationSamples.read(path: samples, minimumDistance: minDistance)
+            let report = try PathLossCalibration(method: fitMethod).fitPerBeacon(read.samples)
+            let namesBeacons = read.samples.contains { $0.beacon != nil }
+            let file = CalibrationFile(report: report, samplesNameBeacons: namesBeacons)
+            let data = file.jsonData()
+            if let output {
+                do {
+                    // .atomic writes a temporary file and renames it: no partial file on failure.
+                    try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    throw CalibrateFailure.cannotWrite(path: output, detail: error.localizedDescription)
+                }
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+            FileHandle.standardError.write(Data(summary(report, read: read, method: fitMethod).utf8))
+        }
+    }
+
+    /// The human-readable table on standard error.
+    func summary(_ report: CalibrationReport, read: CalibrationSamples, method: CalibrationMethod) -> String {
+        func row(_ name: String, _ r: CalibrationResult) -> String {
+            let p0 = String(format: "%7.2f ± %4.2f", r.model.measuredPower, r.measuredPowerStandardError)
+            let n = String(format: "%5.3f ± %5.3f", r.model.exponent, r.exponentStandardError)
+            let rest = String(format: "%5.2f %6d %6d  %5.2f–%5.2f", r.model.sigma, r.count, r.inlierCount,
+                              r.distanceSpan.lowerBound, r.distanceSpan.upperBound)
+            return name.padding(toLength: 44, withPad: " ", startingAt: 0) + " \(p0)  \(n)  \(rest)\n"
+        }
+        var text = "calibrate: \(method), \(read.samples.count) samples"
+        if read.skippedNoReading > 0 { text += ", \(read.skippedNoReading) 'no reading' rows skipped" }
+        if read.skippedTooClose > 0 { text += ", \(read.skippedTooClose) rows closer than the minimum distance skipped" }
+        text += "\n"
+        text += "beacon".padding(toLength: 44, withPad: " ", startingAt: 0)
+            + "  P0 dBm ± se    n ± se           σ dB  count inliers  distance m\n"
+        for beacon in report.beacons { text += row(beacon.beacon.description, beacon.result) }
+        text += row("all", report.all)
+        for failure in report.failures { text += "not fitted: \(failure)\n" }
+        return text
+    }
+}
+
+/// Failures of `calibrate` that are not input errors.
+enum CalibrateFailure: Error, CustomStringConvertible {
+    case cannotWrite(path: String, detail: String)
+
+    var description: String {
+        switch self {
+        case .cannotWrite(let path, let detail): return "\(path): cannot write the calibration: \(detail)"
+        }
+    }
+}
