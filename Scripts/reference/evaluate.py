@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Scores a fixes CSV against ground truth.
 
-    evaluate.py FIXES.csv TRUTH.csv [--device-column device] [--json]
+    evaluate.py FIXES.csv TRUTH.csv [--device-column device] [--max-gap 5]
+                [--json | --markdown LABEL]
 
 FIXES.csv: `timestamp,x,y,floor,accuracy` (FORMATS.md), optionally a device column and any
 other columns. `floor` and `accuracy` may be missing; their metrics are then reported as n/a.
 TRUTH.csv: `timestamp,[device,]x,y,floor` (`floor` optional).
 
 The truth is interpolated linearly in time at each fix's timestamp, per device (its floor is
-the floor of the nearest truth sample). Fixes outside their device's truth time span, or of a
-device the truth does not have, are skipped and counted. A truth file without a device column
+the floor of the nearest truth sample). Fixes outside their device's truth time span, inside a
+gap between truth samples longer than --max-gap seconds (default 5; nobody knows where the
+device was then), or of a device the truth does not have, are skipped and counted. A truth file without a device column
 applies to every device. For each device and overall it prints the count, the horizontal error
 (m): RMSE, median and 90th percentile; the honesty (fraction of fixes whose error is at most
 their `accuracy`; about 63 % is right for a 1-sigma radius of a circular Gaussian error); and
@@ -50,6 +52,17 @@ def read_track(path: str, device_column: str, kind: str) -> tuple[dict[str, dict
     return tracks, table.has(device_column)
 
 
+def inside_truth(truth: dict[str, np.ndarray], times: np.ndarray, max_gap: float) -> np.ndarray:
+    """Which `times` lie within the truth's span and not inside a gap longer than `max_gap` s."""
+    t = truth["timestamp"]
+    right = np.searchsorted(t, times, side="left")
+    inside = (times >= t[0]) & (times <= t[-1])
+    right = np.clip(right, 1, len(t) - 1) if len(t) > 1 else np.zeros_like(right)
+    exact = np.isin(times, t)
+    gap = t[right] - t[np.maximum(right - 1, 0)] if len(t) > 1 else np.zeros(len(times))
+    return inside & (exact | (gap <= max_gap))
+
+
 def interpolate(truth: dict[str, np.ndarray], times: np.ndarray) -> dict[str, np.ndarray]:
     """Truth x, y (linear) and floor (nearest sample) at `times`, inside the truth's span."""
     t = truth["timestamp"]
@@ -79,7 +92,7 @@ def summarise(errors: np.ndarray, honest: np.ndarray | None, floor_hits: np.ndar
     }
 
 
-def evaluate(fixes, truth, truth_has_devices: bool) -> dict:
+def evaluate(fixes, truth, truth_has_devices: bool, max_gap: float) -> dict:
     per_device = {}
     pooled_errors, pooled_honest, pooled_floor = [], [], []
     total_skipped = 0
@@ -94,7 +107,7 @@ def evaluate(fixes, truth, truth_has_devices: bool) -> dict:
             per_device[device] = summarise(np.array([]), None, None, len(fix["timestamp"]))
             continue
         t = fix["timestamp"]
-        inside = (t >= reference["timestamp"][0]) & (t <= reference["timestamp"][-1])
+        inside = inside_truth(reference, t, max_gap)
         skipped = int((~inside).sum())
         total_skipped += skipped
         at = interpolate(reference, t[inside])
@@ -133,27 +146,48 @@ def format_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def render(result: dict, args: argparse.Namespace) -> str:
+    if args.json:
+        return json.dumps(result, indent=2)
+    if args.markdown:
+        m = result["overall"]
+        if m["count"] == 0:
+            return f"| {args.markdown} | n/a | n/a | n/a | n/a | 0 |"
+        honesty = "n/a" if m["honesty"] is None else f"{100 * m['honesty']:.0f} %"
+        return (f"| {args.markdown} | {m['rmse']:.2f} | {m['median']:.2f} | {m['p90']:.2f} "
+                f"| {honesty} | {m['count']} |")
+    return format_table(result)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("fixes", help="fixes CSV: timestamp,x,y,floor,accuracy[,device,...]")
     parser.add_argument("truth", help="truth CSV: timestamp,[device,]x,y,floor")
     parser.add_argument("--device-column", default="device",
                         help="name of the device column in both files (default 'device')")
+    parser.add_argument("--max-gap", type=float, default=5.0,
+                        help="skip fixes inside truth gaps longer than this, s (default 5)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    parser.add_argument("--markdown", metavar="LABEL",
+                        help="print only the overall metrics as a Markdown table row: "
+                             "| LABEL | RMSE | median | P90 | honesty | count |")
     args = parser.parse_args()
     column = args.device_column.strip().lower()
 
     fixes, _ = read_track(args.fixes, column, "fixes")
     truth, truth_has_devices = read_track(args.truth, column, "truth")
-    result = evaluate(fixes, truth, truth_has_devices)
+    if not (args.max_gap > 0):
+        raise InputError(f"--max-gap {args.max_gap}: must be a positive number of seconds")
+    result = evaluate(fixes, truth, truth_has_devices, args.max_gap)
     if result["overall"]["skipped"]:
-        print(f"note: skipped {result['overall']['skipped']} fixes outside the truth's time span "
-              "or of devices without truth", file=sys.stderr)
+        print(f"note: skipped {result['overall']['skipped']} fixes outside the truth's time span, "
+              f"inside truth gaps over {args.max_gap:g} s, or of devices without truth",
+              file=sys.stderr)
     if result["overall"]["count"] == 0:
-        print(json.dumps(result, indent=2) if args.json else format_table(result))
+        print(render(result, args))
         raise InputError("no fix falls inside the truth's time span; check the timestamps "
                          "(same epoch and units?) and the device names")
-    print(json.dumps(result, indent=2) if args.json else format_table(result))
+    print(render(result, args))
     return 0
 
 

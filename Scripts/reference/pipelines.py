@@ -12,15 +12,16 @@ the plan's receiverHeight (beacon heights from the plan), bounded to the floor o
 bounding box plus 5 m so that no fix runs away:
 
 - `common`: distance d = 10^((P0 - rssi) / (10 n)) per beacon, then least squares on the
-  ranges (scipy.optimize.least_squares), then a constant-velocity Kalman filter with a fixed
-  measurement noise of 2.5 m per axis.
+  ranges with relative residuals (|x - b| - d) / d (scipy.optimize.least_squares), then a
+  constant-velocity Kalman filter with a fixed measurement noise of 2.5 m per axis.
 - `ml-kalman`: maximum likelihood on the mean RSSI, residual
   sqrt(m/sigma^2) (rssi - P0 + 10 n log10 |x - b|) with m the beacon's sample count in the
   window, covariance (J^T J)^-1 from the Fisher information, then the same filter with each
   fix's covariance as R.
 
 The filter: state (x, y, vx, vy), white-acceleration process noise of spectral density
---process-noise (m^2/s^3), one predict per epoch; epochs without a fix only predict.
+--process-noise (m^2/s^3), one predict per epoch; epochs without a fix only predict, and
+epochs without any sample write no row.
 `accuracy` = sqrt(var x + var y) of the filter state (or of the fix with --filter none).
 """
 
@@ -135,16 +136,20 @@ def distances(position: np.ndarray, anchors: np.ndarray, z: float) -> tuple[np.n
 
 
 def range_fix(anchors, power, exponent, rssi, z, box, start) -> np.ndarray:
-    """Least squares on ranges from inverting the path-loss model (the common pipeline)."""
+    """Least squares on ranges from inverting the path-loss model (the common pipeline).
+
+    A range from RSSI has a standard deviation proportional to the range itself
+    (d σ ln10 / (10 n)), so each residual is divided by its range: (|x − b| − d) / d.
+    """
     ranges = 10.0 ** ((power - rssi) / (10.0 * exponent))
 
     def residual(p):
         d, _ = distances(p, anchors, z)
-        return d - ranges
+        return (d - ranges) / ranges
 
     def jacobian(p):
         d, offset = distances(p, anchors, z)
-        return offset / np.maximum(d, 1e-6)[:, None]
+        return offset / (np.maximum(d, 1e-6) * ranges)[:, None]
 
     return least_squares(residual, start, jac=jacobian, bounds=box, method="trf").x
 
@@ -238,7 +243,9 @@ def run_device(geometry: Geometry, samples: Samples, pipeline: str, epoch: float
                q: float, use_filter: bool) -> list[tuple[float, int, int, np.ndarray, np.ndarray]]:
     """(timestamp, level, beacons used, position, covariance) per epoch from the first fix on.
 
-    Epochs without a fix carry the filter's prediction, the last fix's level and 0 beacons.
+    Epochs with samples but no fix carry the filter's prediction, the last fix's level and
+    0 beacons. Epochs without any sample (the device was not heard) give no row, as a live
+    app gets no callback then; the filter still predicts across them.
     """
     t0 = samples.time[0]
     window = np.floor((samples.time - t0) / epoch).astype(int)
@@ -264,7 +271,7 @@ def run_device(geometry: Geometry, samples: Samples, pipeline: str, epoch: float
         if fix is not None:
             kalman.update(fix.position, fix.covariance)
             last_fix = fix
-        if kalman.state is not None and last_fix is not None:
+        if kalman.state is not None and last_fix is not None and k in by_window:
             output.append((stamp, last_fix.level, fix.beacons if fix else 0,
                            kalman.state[:2].copy(), kalman.covariance[:2, :2].copy()))
     return output
