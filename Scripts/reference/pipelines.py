@@ -252,26 +252,25 @@ def run_device(geometry: Geometry, samples: Samples, pipeline: str, epoch: float
     boundaries = np.flatnonzero(np.diff(window)) + 1
     starts = np.concatenate([[0], boundaries])
     ends = np.concatenate([boundaries, [len(window)]])
-    by_window = {int(window[s]): (s, e) for s, e in zip(starts, ends)}
     kalman = ConstantVelocityKalman(q)
     output = []
     last_fix: Fix | None = None
-    for k in range(int(window[-1]) + 1):
+    previous = None
+    for s, e in zip(starts, ends):
+        k = int(window[s])
         stamp = t0 + (k + 1) * epoch
-        fix = None
-        if k in by_window:
-            s, e = by_window[k]
-            fix = locate_epoch(geometry, samples.beacon[s:e], samples.rssi[s:e], pipeline)
+        fix = locate_epoch(geometry, samples.beacon[s:e], samples.rssi[s:e], pipeline)
         if not use_filter:
             if fix is not None:
                 output.append((stamp, fix.level, fix.beacons, fix.position, fix.covariance))
             continue
         if kalman.state is not None:
-            kalman.predict(epoch)
+            kalman.predict((k - previous) * epoch)
+        previous = k
         if fix is not None:
             kalman.update(fix.position, fix.covariance)
             last_fix = fix
-        if kalman.state is not None and last_fix is not None and k in by_window:
+        if kalman.state is not None and last_fix is not None:
             output.append((stamp, last_fix.level, fix.beacons if fix else 0,
                            kalman.state[:2].copy(), kalman.covariance[:2, :2].copy()))
     return output
@@ -292,8 +291,8 @@ def main() -> int:
                         help="skip (and count) malformed RSSI rows instead of stopping")
     parser.add_argument("--output", help="fixes CSV path (default standard output)")
     args = parser.parse_args()
-    if not (math.isfinite(args.epoch) and args.epoch > 0):
-        raise InputError(f"--epoch {args.epoch}: must be a positive number of seconds")
+    if not (math.isfinite(args.epoch) and 0.01 <= args.epoch <= 3600):
+        raise InputError(f"--epoch {args.epoch}: must be between 0.01 and 3600 seconds")
     if not (math.isfinite(args.process_noise) and args.process_noise > 0):
         raise InputError(f"--process-noise {args.process_noise}: must be positive")
 

@@ -11,30 +11,36 @@ data="${DATA:-../shared/data}"
 mkdir -p "$out"
 ref=Scripts/reference
 
-run() {   # data-set rssi truth calibration-label epoch pipeline [extra pipeline args...]
-    local set="$1" rssi="$2" truth="$3" cal="$4" epoch="$5" pipeline="$6"
-    shift 6
+run() {   # data-set calibration-label epoch pipeline filter
+    local set="$1" cal="$2" epoch="$3" pipeline="$4" filter="$5"
+    local rssi=tracks_rssi.csv truth=tracks_truth.csv
+    [ "$set" = kolakowski-flat ] && rssi=robot_rssi.csv truth=robot_truth.csv
     local calargs=()
     [ "$cal" = calibrated ] && calargs=(--calibration "$out/$set-calibration.json")
-    local fixes="$out/$set-$pipeline-$cal-$epoch.csv"
+    local fixes="$out/$set-$pipeline-$cal-$epoch-$filter.csv"
     python3 "$ref/pipelines.py" --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" \
-        "${calargs[@]}" --pipeline "$pipeline" --epoch "$epoch" --skip-bad-rows \
-        --output "$fixes" "$@" 2>/dev/null
-    python3 "$ref/evaluate.py" "$fixes" "$data/$set/$truth" \
-        --markdown "$set $pipeline, $cal, epoch $epoch s" 2>/dev/null
+        "${calargs[@]}" --pipeline "$pipeline" --epoch "$epoch" --filter "$filter" \
+        --skip-bad-rows --output "$fixes" 2>/dev/null
+    local label="$pipeline, $cal, epoch $epoch s"
+    [ "$filter" = none ] && label="$label, no filter"
+    python3 "$ref/evaluate.py" "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
 }
 
 for set in danis-office kolakowski-flat; do
     python3 "$ref/calibrate.py" "$data/$set/calibration.csv" --output "$out/$set-calibration.json"
-done
-
-echo "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-for cal in calibrated uncalibrated; do
-    for epoch in 1 2; do
-        for pipeline in common ml-kalman; do
-            run danis-office tracks_rssi.csv tracks_truth.csv "$cal" "$epoch" "$pipeline"
-            run kolakowski-flat robot_rssi.csv robot_truth.csv "$cal" "$epoch" "$pipeline"
+    echo
+    echo "### $set"
+    echo
+    echo "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    for cal in calibrated uncalibrated; do
+        for epoch in 1 2; do
+            for pipeline in common ml-kalman; do
+                run "$set" "$cal" "$epoch" "$pipeline" kalman
+            done
         done
+    done
+    for pipeline in common ml-kalman; do
+        run "$set" calibrated 1 "$pipeline" none
     done
 done
