@@ -210,11 +210,19 @@ def load_plan(path: str) -> Plan:
         plan.elevations[level] = _finite(floor.get("elevation", 0.0), f"{where}.elevation", path)
         outline = floor.get("outline")
         if outline:
+            if not isinstance(outline, list) or len(outline) < 3 or not all(
+                    isinstance(p, list) and len(p) == 2 for p in outline):
+                raise InputError(f"{path}: {where}.outline: needs 3 or more [x, y] points")
             plan.outlines[level] = [(_finite(p[0], f"{where}.outline[{k}][0]", path),
                                      _finite(p[1], f"{where}.outline[{k}][1]", path))
                                     for k, p in enumerate(outline)]
-        for j, beacon in enumerate(floor.get("beacons", []) or []):
+        beacons = floor.get("beacons", []) or []
+        if not isinstance(beacons, list):
+            raise InputError(f"{path}: {where}.beacons: must be a list")
+        for j, beacon in enumerate(beacons):
             bw = f"{where}.beacons[{j}]"
+            if not isinstance(beacon, dict):
+                raise InputError(f"{path}: {bw}: must be an object")
             try:
                 ident = identity(str(beacon["uuid"]), int(beacon["major"]), int(beacon["minor"]))
             except (KeyError, TypeError, ValueError):
@@ -259,7 +267,10 @@ def apply_calibration(plan: Plan, path: str) -> int:
         for beacon in plan.beacons.values():
             beacon.measured_power, beacon.exponent, beacon.sigma = p0, n, sigma
             changed += 1
-    for k, entry in enumerate(data.get("beacons", []) or []):
+    entries = data.get("beacons", []) or []
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: beacons: must be a list")
+    for k, entry in enumerate(entries):
         where = f"beacons[{k}]"
         try:
             ident = identity(str(entry["uuid"]), int(entry["major"]), int(entry["minor"]))
