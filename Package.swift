@@ -39,6 +39,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
+        .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

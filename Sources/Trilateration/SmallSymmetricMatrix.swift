@@ -50,6 +50,12 @@ struct SmallSymmetricMatrix: Sendable, Hashable {
         }
     }
 
+    /// Adds another matrix of the same order.
+    mutating func add(_ other: SmallSymmetricMatrix) {
+        a00 += other.a00; a10 += other.a10; a11 += other.a11
+        a20 += other.a20; a21 += other.a21; a22 += other.a22
+    }
+
     /// Adds μ to the diagonal.
     mutating func addDiagonal(_ mu: Double) {
         a00 += mu

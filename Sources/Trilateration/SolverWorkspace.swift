@@ -38,6 +38,10 @@ struct SolverWorkspace: Sendable {
     /// Cached standard-normal quantile for the χ² test, keyed by significance.
     var quantileSignificance = Double.nan
     var quantileZ = 0.0
+    /// Cached studentised-residual threshold, keyed by significance and beacon count.
+    var studentizedSignificance = Double.nan
+    var studentizedCount = 0
+    var studentizedThreshold = 0.0
 
     /// Clears the per-beacon arrays, keeping capacity.
     mutating func reset(capacity: Int) {

@@ -47,17 +47,25 @@ extension TrilaterationSolver {
         /// Most beacons one fix may reject. Default 2. At least unknowns + 2 beacons always
         /// remain (otherwise the test has no redundancy).
         public var maximumRejections: Int
-        /// If set, a position outside this polygon (horizontal, metres) is moved to the
-        /// nearest point of its boundary.
+        /// If set, positions are kept inside this polygon (horizontal, metres): a planar fix
+        /// whose unconstrained optimum lies outside is re-solved along the nearest edge (the
+        /// constrained maximum likelihood there); other fixes are moved to the nearest
+        /// boundary point. A prior, so constrained fixes may beat the Cramér–Rao bound.
         public var outline: Polygon?
         /// Elevation of each level's floor, metres, for the receiver height of planar fixes.
         /// Levels not listed are at 0.
         public var floorElevations: [Int: Double]
         /// The linear solver of each step. Default ``LinearSolver/automatic``.
         public var linearSolver: LinearSolver
+        /// Use the full Hessian JᵀWJ + Σ wᵢ rᵢ ∇²rᵢ in the damped step when it is positive
+        /// definite (Newton steps: about half the iterations of Gauss–Newton, and no slow
+        /// convergence where residuals are large). Default on. The
+        /// ``LinearSolver/householderQR`` solver always takes Gauss–Newton steps.
+        public var usesSecondOrder: Bool
         /// Iteration limit of one Levenberg–Marquardt run. Default 50.
         public var maximumIterations: Int
-        /// Convergence: a step shorter than this ends the iteration, metres. Default 1e-9.
+        /// Convergence: a step shorter than this ends the iteration, metres. Default 1e-6 (a
+        /// micrometre, far below any accuracy; Gauss–Newton's last step leaves an error much smaller).
         public var stepTolerance: Double
         /// Initial damping factor λ of μ = λ trace(JᵀWJ)/unknowns. Default 1e-3.
         public var initialDamping: Double
@@ -71,8 +79,9 @@ extension TrilaterationSolver {
                     outline: Polygon? = nil,
                     floorElevations: [Int: Double] = [:],
                     linearSolver: LinearSolver = .automatic,
+                    usesSecondOrder: Bool = true,
                     maximumIterations: Int = 50,
-                    stepTolerance: Double = 1e-9,
+                    stepTolerance: Double = 1e-6,
                     initialDamping: Double = 1e-3) {
             self.estimator = estimator
             self.dimension = dimension
@@ -82,6 +91,7 @@ extension TrilaterationSolver {
             self.outline = outline
             self.floorElevations = floorElevations
             self.linearSolver = linearSolver
+            self.usesSecondOrder = usesSecondOrder
             self.maximumIterations = maximumIterations
             self.stepTolerance = stepTolerance
             self.initialDamping = initialDamping

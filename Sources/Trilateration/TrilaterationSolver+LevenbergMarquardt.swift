@@ -13,6 +13,18 @@ struct LevenbergMarquardtRun {
     var converged: Bool
 }
 
+/// Cost, gradient and curvature at one point.
+struct Evaluation {
+    /// Σ wᵢ rᵢ².
+    var cost: Double
+    /// JᵀWJ (the Gauss–Newton Hessian and the Fisher information).
+    var normal: SmallSymmetricMatrix
+    /// JᵀW r.
+    var gradient: SIMD3<Double>
+    /// Σ wᵢ rᵢ ∇²rᵢ: the second-order part of the Hessian of ½ Σ wᵢ rᵢ².
+    var curvature: SmallSymmetricMatrix
+}
+
 extension TrilaterationSolver {
     // MARK: Residuals
 
@@ -23,13 +35,14 @@ extension TrilaterationSolver {
     /// Range least squares: rᵢ = d̂ᵢ − dᵢ, ∂rᵢ/∂p = −(p − bᵢ)/dᵢ, wᵢ = 1/σ_dᵢ².
     /// Distances below 1 cm are clamped to 1 cm, as in the path-loss model.
     @inline(__always)
-    mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int)
-        -> (cost: Double, normal: SmallSymmetricMatrix, gradient: SIMD3<Double>) {
+    mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int) -> Evaluation {
         let p = sub.point(theta)
         let offset = slot * workspace.beacon.count
         var cost = 0.0
         var normal = SmallSymmetricMatrix(order: sub.order)
         var gradient = SIMD3<Double>.zero
+        var curvature = SmallSymmetricMatrix(order: sub.order)
+        var diagonal = 0.0
         let likelihood = configuration.estimator == .maximumLikelihood
         for (j, i) in workspace.active.enumerated() {
             let delta = p - workspace.beacon[i]
@@ -40,11 +53,17 @@ extension TrilaterationSolver {
                 r = workspace.mean[i] - workspace.power[i] + k * 0.5 * Foundation.log(d2)
                 w = workspace.weight[i]
                 a = sub.project((k / d2) * delta)
+                // Σ wᵢ rᵢ ∇²rᵢ with ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
+                diagonal += w * r * k / d2
+                curvature.addOuter(a, weight: -2 * w * r / k)
             } else {
                 let d = d2.squareRoot()
                 r = workspace.range[i] - d
                 w = workspace.rangeWeight[i]
                 a = sub.project((-1 / d) * delta)
+                // ∇²rᵢ = −(I/d − ΔΔᵀ/d³) = −I/d + aaᵀ/d.
+                diagonal -= w * r / d
+                curvature.addOuter(a, weight: w * r / d)
             }
             workspace.residual[offset + j] = r
             workspace.jacobian[offset + j] = a
@@ -52,7 +71,8 @@ extension TrilaterationSolver {
             normal.addOuter(a, weight: w)
             gradient += (w * r) * a
         }
-        return (cost, normal, gradient)
+        curvature.addDiagonal(diagonal)
+        return Evaluation(cost: cost, normal: normal, gradient: gradient, curvature: curvature)
     }
 
     /// Weight of beacon i under the configured estimator.
@@ -76,7 +96,7 @@ extension TrilaterationSolver {
         while iterations < configuration.maximumIterations {
             iterations += 1
             let mu = lambda * max(current.normal.trace / Double(q), 1e-300)
-            guard let step = solveStep(sub, normal: current.normal, gradient: current.gradient, mu: mu) else {
+            guard let step = solveStep(sub, at: current, mu: mu) else {
                 lambda *= 10
                 if lambda > 1e16 { break }
                 continue
@@ -85,7 +105,11 @@ extension TrilaterationSolver {
             let trialTheta = theta + step
             let trialSlot = 1 - workspace.currentSlot
             let trial = evaluate(sub, at: trialTheta, slot: trialSlot)
-            if trial.cost.isFinite, trial.cost <= current.cost {
+            // A step is accepted unless it raises the cost beyond rounding: near the minimum
+            // the cost changes by less than its rounding error (a strict comparison would only
+            // resolve the position to √ε and inflate λ), while the step computed from the
+            // gradient is accurate to ε.
+            if trial.cost.isFinite, trial.cost <= current.cost * (1 + 1e-12) {
                 theta = trialTheta
                 current = trial
                 workspace.currentSlot = trialSlot
@@ -101,24 +125,46 @@ extension TrilaterationSolver {
     }
 
     /// One damped step, by the configured linear solver; nil when the system is singular.
-    mutating func solveStep(_ sub: Subspace, normal: SmallSymmetricMatrix, gradient: SIMD3<Double>,
-                            mu: Double) -> SIMD3<Double>? {
+    ///
+    /// The normal-matrix solvers use the full Hessian JᵀWJ + Σ wᵢ rᵢ ∇²rᵢ when it is positive
+    /// definite after damping (Newton's quadratic convergence even where the residuals are
+    /// large), and JᵀWJ otherwise; the QR solver works on the Jacobian itself and so takes
+    /// Gauss–Newton steps.
+    mutating func solveStep(_ sub: Subspace, at point: Evaluation, mu: Double) -> SIMD3<Double>? {
         let q = sub.order
+        let gradient = point.gradient
         switch configuration.linearSolver {
         case .automatic:
-            var damped = normal
+            if configuration.usesSecondOrder {
+                var newton = point.normal
+                newton.add(point.curvature)
+                newton.addDiagonal(mu)
+                if let step = newton.solve(-gradient) { return step }
+            }
+            var damped = point.normal
             damped.addDiagonal(mu)
             return damped.solve(-gradient)
         case .normalEquations:
-            workspace.matrixA.reshape(rows: q, columns: q)
-            workspace.matrixB.reshape(rows: q, columns: 1)
-            for j in 0..<q {
-                for i in j..<q { workspace.matrixA[i, j] = normal[i, j] }
-                workspace.matrixA[j, j] += mu
-                workspace.matrixB[j, 0] = -gradient[j]
+            for pass in 0..<2 {
+                let secondOrder = pass == 0
+                if secondOrder, !configuration.usesSecondOrder { continue }
+                workspace.matrixA.reshape(rows: q, columns: q)
+                workspace.matrixB.reshape(rows: q, columns: 1)
+                for j in 0..<q {
+                    for i in j..<q {
+                        workspace.matrixA[i, j] = point.normal[i, j] + (secondOrder ? point.curvature[i, j] : 0)
+                    }
+                    workspace.matrixA[j, j] += mu
+                    workspace.matrixB[j, 0] = -gradient[j]
+                }
+                do {
+                    try LAPACK.solveSPD(&workspace.matrixA, &workspace.matrixB)
+                    return vector(workspace.matrixB, count: q)
+                } catch {
+                    continue
+                }
             }
-            do { try LAPACK.solveSPD(&workspace.matrixA, &workspace.matrixB) } catch { return nil }
-            return vector(workspace.matrixB, count: q)
+            return nil
         case .householderQR:
             // [√W J; √μ I] δ = [−√W r; 0] in the least-squares sense.
             let m = workspace.active.count
@@ -207,7 +253,7 @@ extension TrilaterationSolver {
 
     // MARK: Robust rejection
 
-    /// Tries the fit without each active beacon in turn (warm-started at θ) and rejects the
+    /// Tries the fit without each active beacon in turn and rejects the
     /// one whose removal leaves the smallest weighted residual sum. Returns the solution
     /// without it, or nil when no removal reduces the cost.
     mutating func leaveOneOut(_ sub: Subspace, from theta: SIMD3<Double>)
@@ -219,8 +265,16 @@ extension TrilaterationSolver {
         let count = workspace.active.count
         for position in 0..<count {
             let removed = workspace.active.remove(at: position)
-            let run = levenbergMarquardt(sub, from: theta)
-            iterations += run.iterations
+            // Warm start at the full-set solution, and a cold start from the linearised
+            // guess without the beacon (the full-set solution may sit in the basin the
+            // outlier dug).
+            var run = levenbergMarquardt(sub, from: theta)
+            var centroid = SIMD3<Double>.zero
+            for i in workspace.active { centroid += workspace.beacon[i] }
+            centroid /= Double(workspace.active.count)
+            let cold = levenbergMarquardt(sub, from: initialGuess(sub, centroid: centroid))
+            iterations += run.iterations + cold.iterations
+            if cold.cost < run.cost { run = cold }
             if run.cost < bestCost {
                 bestCost = run.cost
                 best = position

@@ -150,9 +150,8 @@ public struct TrilaterationSolver: Sendable {
 
         if configuration.rejectsOutliers {
             while workspace.rejected.count < configuration.maximumRejections,
-                  workspace.active.count >= sub.order + 2 {
-                let threshold = chiSquareThreshold(degrees: workspace.active.count - sub.order)
-                if run.cost <= threshold { break }
+                  workspace.active.count >= sub.order + 2,
+                  isInconsistent(sub, run: run) {
                 guard let outcome = leaveOneOut(sub, from: theta) else { break }
                 iterations += outcome.iterations
                 run = levenbergMarquardt(sub, from: outcome.theta)
@@ -162,13 +161,34 @@ public struct TrilaterationSolver: Sendable {
             }
         }
 
+        var p = sub.point(theta)
+        var fisher = run.fisher
+        if rank == subspace.order, case .planar = configuration.dimension,
+           let outline = configuration.outline, outline.vertices.count >= 3,
+           !outline.contains(Point2D(x: p.x, y: p.y)) {
+            let constrained = solveOnBoundary(sub, outline: outline, outside: p)
+            p = constrained.point
+            iterations += constrained.iterations
+            fisher = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot).normal
+            fix.constrainedToOutline = true
+        }
+
         fix.iterations = iterations
-        let p = sub.point(theta)
         fix.position = Point3D(x: p.x, y: p.y, z: p.z)
         fix.residualRMS = residualRMS()
-        var covariance = positionCovariance(sub, fisher: run.fisher)
+        var covariance = positionCovariance(sub, fisher: fisher)
         if rank < subspace.order {
-            addAcrossSpread(&covariance, subspace: subspace, determined: sub, at: p)
+            if let mirror = mirrorSolution(subspace, determined: sub, at: p) {
+                // The full problem solved on one side of the beacons: along the determined
+                // directions it is exact; across them only the offset's size is known.
+                p = mirror.onAxis
+                fix.position = Point3D(x: p.x, y: p.y, z: p.z)
+                fix.residualRMS = residualRMS()
+                fix.iterations += mirror.iterations
+                covariance = mirror.covariance
+            } else {
+                addAcrossSpread(&covariance, subspace: subspace, determined: sub, at: p)
+            }
             fix.status = .degenerate(rank: rank)
             fix.gdop = .infinity
         } else {
@@ -212,6 +232,55 @@ public struct TrilaterationSolver: Sendable {
                         b2: columns.count > 2 ? columns[2] : .zero, order: columns.count)
     }
 
+    /// For rank-deficient geometry: solves the full problem from a start displaced across the
+    /// determined set by the offset the ranges imply, then projects the solution back onto
+    /// the set. Returns the projected point, the covariance of the full solution plus the
+    /// squared offset across the set (the side is unknowable), and the iterations; nil when
+    /// the ranges imply no offset or the full Fisher information is singular.
+    mutating func mirrorSolution(_ subspace: Subspace, determined sub: Subspace, at p: SIMD3<Double>)
+        -> (onAxis: SIMD3<Double>, covariance: PositionCovariance, iterations: Int)? {
+        guard let across = acrossDirections(subspace, determined: sub).first else { return nil }
+        var total = 0.0, sum = 0.0
+        for i in workspace.active {
+            let d = workspace.range[i]
+            let delta = p - workspace.beacon[i]
+            sum += max(d * d - (delta * delta).sum(), 0) / (d * d)
+            total += 1 / (d * d)
+        }
+        let offset = (sum / total).squareRoot()
+        guard offset > 0.05 else { return nil }
+        let run = levenbergMarquardt(subspace, from: subspace.coordinates(of: p + offset * across))
+        let full = subspace.point(run.theta)
+        guard run.fisher.isPositiveDefinite(relativeFloor: 1e-10) else { return nil }
+        var covariance = positionCovariance(subspace, fisher: run.fisher)
+        var onAxis = full
+        for v in acrossDirections(subspace, determined: sub) {
+            let component = ((full - sub.origin) * v).sum()
+            onAxis -= component * v
+            let s2 = component * component
+            covariance.xx += s2 * v.x * v.x
+            covariance.xy += s2 * v.x * v.y
+            covariance.yy += s2 * v.y * v.y
+            covariance.xz += s2 * v.x * v.z
+            covariance.yz += s2 * v.y * v.z
+            covariance.zz += s2 * v.z * v.z
+        }
+        return (onAxis, covariance, run.iterations)
+    }
+
+    /// Unit directions of `subspace` orthogonal to `determined`.
+    func acrossDirections(_ subspace: Subspace, determined: Subspace) -> [SIMD3<Double>] {
+        var added: [SIMD3<Double>] = []
+        for k in 0..<subspace.order {
+            var v = subspace.column(k)
+            for j in 0..<determined.order { v -= (v * determined.column(j)).sum() * determined.column(j) }
+            for u in added { v -= (v * u).sum() * u }
+            let norm = (v * v).sum().squareRoot()
+            if norm > 1e-6, added.count < subspace.order - determined.order { added.append(v / norm) }
+        }
+        return added
+    }
+
     /// For rank-deficient geometry: the variance across the determined set, from how far off
     /// it the ranges put the phone: s² = Σ vᵢ (max(d̂ᵢ² − |p − bᵢ|², 0) + σ_dᵢ²)/Σ vᵢ, vᵢ = 1/d̂ᵢ²,
     /// shared equally by the undetermined directions.
@@ -227,16 +296,7 @@ public struct TrilaterationSolver: Sendable {
         }
         let missing = subspace.order - determined.order
         let s2 = sum / total / Double(max(missing, 1))
-        // Undetermined directions: the columns of `subspace` minus their projection on
-        // `determined`, orthonormalised.
-        var added: [SIMD3<Double>] = []
-        for k in 0..<subspace.order {
-            var v = subspace.column(k)
-            for j in 0..<determined.order { v -= (v * determined.column(j)).sum() * determined.column(j) }
-            for u in added { v -= (v * u).sum() * u }
-            let norm = (v * v).sum().squareRoot()
-            if norm > 1e-6, added.count < missing { added.append(v / norm) }
-        }
+        let added = acrossDirections(subspace, determined: determined)
         for v in added {
             covariance.xx += s2 * v.x * v.x
             covariance.xy += s2 * v.x * v.y
@@ -308,7 +368,73 @@ public struct TrilaterationSolver: Sendable {
         fix.constrainedToOutline = true
     }
 
+    /// The maximum-likelihood point on the outline's boundary, for an unconstrained solution
+    /// `outside` it: a one-dimensional Levenberg–Marquardt run along the edge nearest to that
+    /// solution, clamped to the edge's ends.
+    mutating func solveOnBoundary(_ sub: Subspace, outline: Polygon, outside p: SIMD3<Double>)
+        -> (point: SIMD3<Double>, iterations: Int) {
+        let vertices = outline.vertices
+        let n = vertices.count
+        var bestStart = SIMD3<Double>.zero, bestDirection = SIMD3<Double>(1, 0, 0)
+        var bestLength = 0.0, bestT = 0.0, bestDistance = Double.infinity
+        for k in 0..<n {
+            let a = vertices[k], b = vertices[(k + 1) % n]
+            let start = SIMD3(a.x, a.y, p.z)
+            let edge = SIMD3(b.x - a.x, b.y - a.y, 0)
+            let length = (edge * edge).sum().squareRoot()
+            guard length > 0 else { continue }
+            let direction = edge / length
+            let t = min(max(((p - start) * direction).sum(), 0), length)
+            let offset = p - (start + t * direction)
+            let distance = (offset * offset).sum()
+            if distance < bestDistance {
+                bestDistance = distance
+                bestStart = start
+                bestDirection = direction
+                bestLength = length
+                bestT = t
+            }
+        }
+        let edgeSpace = Subspace(origin: bestStart, b0: bestDirection, b1: .zero, b2: .zero, order: 1)
+        let run = levenbergMarquardt(edgeSpace, from: SIMD3(bestT, 0, 0))
+        let t = min(max(run.theta.x, 0), bestLength)
+        return (edgeSpace.point(SIMD3(t, 0, 0)), run.iterations)
+    }
+
     // MARK: χ² test
+
+    /// Whether the current fit fails the consistency test: the weighted residual sum exceeds
+    /// the χ²(m − q) quantile, or the largest studentised residual wᵢrᵢ²/(1 − hᵢᵢ) (hᵢᵢ the
+    /// leverage wᵢ aᵢᵀ (JᵀWJ)⁻¹ aᵢ) exceeds the χ²(1) quantile at α/m (Bonferroni).
+    mutating func isInconsistent(_ sub: Subspace, run: LevenbergMarquardtRun) -> Bool {
+        let m = workspace.active.count
+        if run.cost > chiSquareThreshold(degrees: m - sub.order) { return true }
+        guard let inverse = run.fisher.inverse() else { return false }
+        let offset = workspace.currentSlot * workspace.beacon.count
+        var largest = 0.0
+        for (j, i) in workspace.active.enumerated() {
+            let a = workspace.jacobian[offset + j]
+            let w = weight(i)
+            let r = workspace.residual[offset + j]
+            var quadratic = 0.0
+            for u in 0..<sub.order { for v in 0..<sub.order { quadratic += a[u] * inverse[u, v] * a[v] } }
+            let leverage = min(w * quadratic, 0.999)
+            largest = max(largest, w * r * r / (1 - leverage))
+        }
+        return largest > studentizedThreshold(count: m)
+    }
+
+    /// (z_{α/(2m)})²: the upper α/m quantile of χ²(1), cached per beacon count.
+    mutating func studentizedThreshold(count m: Int) -> Double {
+        let alpha = configuration.outlierSignificance
+        if alpha != workspace.studentizedSignificance || m != workspace.studentizedCount {
+            workspace.studentizedSignificance = alpha
+            workspace.studentizedCount = m
+            let z = ChiSquare.standardNormalUpperQuantile(alpha / (2 * Double(max(m, 1))))
+            workspace.studentizedThreshold = z * z
+        }
+        return workspace.studentizedThreshold
+    }
 
     mutating func chiSquareThreshold(degrees: Int) -> Double {
         let alpha = configuration.outlierSignificance
