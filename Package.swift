@@ -46,6 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "TestSupport"]),
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
+        .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that users of the library never resolve
+// package-benchmark. Run: `swift package benchmark` from this folder.
+let package = Package(
+    name: "IndoorPositioningBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "IndoorPositioning", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "TrilaterationBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Trilateration",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,40 @@
+/// The covariance of a position estimate, m². In a planar fix the vertical terms are zero
+/// (the height is given, not estimated).
+public struct PositionCovariance: Sendable, Hashable, Codable {
+    /// Variance of x (east), m².
+    public var xx: Double
+    /// Covariance of x and y, m².
+    public var xy: Double
+    /// Variance of y (north), m².
+    public var yy: Double
+    /// Covariance of x and z, m² (0 in a planar fix).
+    public var xz: Double
+    /// Covariance of y and z, m² (0 in a planar fix).
+    public var yz: Double
+    /// Variance of z (up), m² (0 in a planar fix).
+    public var zz: Double
+
+    /// A covariance from its terms, m².
+    public init(xx: Double, xy: Double, yy: Double, xz: Double = 0, yz: Double = 0, zz: Double = 0) {
+        self.xx = xx
+        self.xy = xy
+        self.yy = yy
+        self.xz = xz
+        self.yz = yz
+        self.zz = zz
+    }
+
+    /// The zero covariance.
+    public static let zero = PositionCovariance(xx: 0, xy: 0, yy: 0)
+
+    /// The 1-σ horizontal radius √(var x + var y), metres: the `accuracy` of a fix.
+    public var horizontalRadius: Double { max(xx + yy, 0).squareRoot() }
+
+    /// The 1-σ spatial radius √(var x + var y + var z), metres.
+    public var spatialRadius: Double { max(xx + yy + zz, 0).squareRoot() }
+
+    /// Whether every term is finite.
+    public var isFinite: Bool {
+        xx.isFinite && xy.isFinite && yy.isFinite && xz.isFinite && yz.isFinite && zz.isFinite
+    }
+}

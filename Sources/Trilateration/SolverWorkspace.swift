@@ -1,0 +1,64 @@
+import LinearAlgebra
+
+/// Buffers a ``TrilaterationSolver`` keeps between solves, so that a solve of the same size
+/// as an earlier one allocates nothing. Arrays only grow.
+struct SolverWorkspace: Sendable {
+    // Per beacon, indexed like the observations of the current solve.
+    var beacon: [SIMD3<Double>] = []
+    /// Mean RSSI, dBm.
+    var mean: [Double] = []
+    /// Maximum-likelihood weight mᵢ/σᵢ², dB⁻².
+    var weight: [Double] = []
+    /// Measured power P₀, dBm.
+    var power: [Double] = []
+    /// Slope k = 10 n/ln 10, dB per neper of distance.
+    var slope: [Double] = []
+    /// Median distance estimate d̂, metres.
+    var range: [Double] = []
+    /// Range weight 1/σ_d², m⁻².
+    var rangeWeight: [Double] = []
+    /// Indices of the beacons currently in the fit.
+    var active: [Int] = []
+    /// Indices rejected as outliers, in order, with their residual and normalised residual.
+    var rejected: [Int] = []
+    var rejectedResidual: [Double] = []
+    var rejectedNormalized: [Double] = []
+
+    // Two slots (current, trial) of residuals and Jacobian rows, 2 × beacons each.
+    var residual: [Double] = []
+    var jacobian: [SIMD3<Double>] = []
+    var currentSlot = 0
+
+    // LAPACK operands and scratch.
+    var matrixA = Matrix(rows: 0, columns: 0)
+    var matrixB = Matrix(rows: 0, columns: 0)
+    var eigenvalues: [Double] = []
+    var lapack = LAPACKWorkspace()
+
+    /// Cached standard-normal quantile for the χ² test, keyed by significance.
+    var quantileSignificance = Double.nan
+    var quantileZ = 0.0
+    /// Cached studentised-residual threshold, keyed by significance and beacon count.
+    var studentizedSignificance = Double.nan
+    var studentizedCount = 0
+    var studentizedThreshold = 0.0
+
+    /// Clears the per-beacon arrays, keeping capacity.
+    mutating func reset(capacity: Int) {
+        beacon.removeAll(keepingCapacity: true)
+        mean.removeAll(keepingCapacity: true)
+        weight.removeAll(keepingCapacity: true)
+        power.removeAll(keepingCapacity: true)
+        slope.removeAll(keepingCapacity: true)
+        range.removeAll(keepingCapacity: true)
+        rangeWeight.removeAll(keepingCapacity: true)
+        active.removeAll(keepingCapacity: true)
+        rejected.removeAll(keepingCapacity: true)
+        rejectedResidual.removeAll(keepingCapacity: true)
+        rejectedNormalized.removeAll(keepingCapacity: true)
+        if residual.count < 2 * capacity {
+            residual.append(contentsOf: repeatElement(0, count: 2 * capacity - residual.count))
+            jacobian.append(contentsOf: repeatElement(.zero, count: 2 * capacity - jacobian.count))
+        }
+    }
+}

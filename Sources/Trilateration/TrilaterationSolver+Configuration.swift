@@ -1,0 +1,125 @@
+import BeaconModel
+
+extension TrilaterationSolver {
+    /// Which cost the solver minimises.
+    public enum Estimator: Sendable, Hashable {
+        /// Maximum likelihood on RSSI: minimise Σ mᵢ/σᵢ² (RSSI̅ᵢ − P₀ᵢ + 10 nᵢ log₁₀ dᵢ)². Efficient
+        /// under log-normal shadowing (reaches the Cramér–Rao bound asymptotically).
+        case maximumLikelihood
+        /// Least squares on distances: minimise Σ (d̂ᵢ − dᵢ)²/σ_dᵢ² with d̂ᵢ the median distance
+        /// estimate and σ_dᵢ = d̂ᵢ ln 10 σᵢ/(10 nᵢ √mᵢ). What most libraries do; biased and less
+        /// efficient, kept for comparison.
+        case rangeLeastSquares
+    }
+
+    /// Which coordinates are estimated.
+    public enum Dimension: Sendable, Hashable {
+        /// Estimate x and y; z is the fix level's elevation plus `receiverHeight` metres.
+        /// The default: with beacons near one ceiling height z is almost unobservable.
+        case planar(receiverHeight: Double)
+        /// Estimate x, y and z.
+        case spatial
+    }
+
+    /// How each Levenberg–Marquardt step (and the linearised start) is solved.
+    public enum LinearSolver: Sendable, Hashable {
+        /// Hand-written fixed-size Cholesky for the 1–3 unknowns of this problem (fastest);
+        /// rank-deficient geometry still goes through LAPACK.
+        case automatic
+        /// LAPACK `dgels`: Householder QR of the weighted, damping-augmented Jacobian.
+        case householderQR
+        /// LAPACK `dposv`: Cholesky of the damped normal matrix JᵀWJ + μI.
+        case normalEquations
+    }
+
+    /// Everything that steers a solve. All defaults are sensible for phones indoors.
+    public struct Configuration: Sendable, Hashable {
+        /// The cost minimised. Default ``Estimator/maximumLikelihood``.
+        public var estimator: Estimator
+        /// Coordinates estimated. Default planar at 1.2 m.
+        public var dimension: Dimension
+        /// Exclude beacons whose residuals fail the χ² test (see ``outlierSignificance``).
+        /// Default on.
+        public var rejectsOutliers: Bool
+        /// False-alarm probability of the χ² test on the weighted residual sum (0 < α < 1).
+        /// Default 0.01.
+        public var outlierSignificance: Double
+        /// Most beacons one fix may reject. Default 2. At least unknowns + 2 beacons always
+        /// remain (otherwise the test has no redundancy).
+        public var maximumRejections: Int
+        /// If set, positions are kept inside this polygon (horizontal, metres): a planar fix
+        /// whose unconstrained optimum lies outside is re-solved along the nearest edge (the
+        /// constrained maximum likelihood there); other fixes are moved to the nearest
+        /// boundary point. A prior, so constrained fixes may beat the Cramér–Rao bound.
+        public var outline: Polygon?
+        /// Elevation of each level's floor, metres, for the receiver height of planar fixes.
+        /// Levels not listed are at 0.
+        public var floorElevations: [Int: Double]
+        /// The linear solver of each step. Default ``LinearSolver/automatic``.
+        public var linearSolver: LinearSolver
+        /// Use the full Hessian JᵀWJ + Σ wᵢ rᵢ ∇²rᵢ in the damped step when it is positive
+        /// definite (Newton steps: about half the iterations of Gauss–Newton, and no slow
+        /// convergence where residuals are large). Default on. The
+        /// ``LinearSolver/householderQR`` solver always takes Gauss–Newton steps.
+        public var usesSecondOrder: Bool
+        /// Iteration limit of one Levenberg–Marquardt run. Default 50.
+        public var maximumIterations: Int
+        /// Convergence: a step shorter than this ends the iteration, metres. Default 1e-6 (a
+        /// micrometre, far below any accuracy; Gauss–Newton's last step leaves an error much smaller).
+        public var stepTolerance: Double
+        /// Initial damping factor λ of μ = λ trace(JᵀWJ)/unknowns. Default 1e-3.
+        public var initialDamping: Double
+
+        /// A configuration; every argument has a default.
+        public init(estimator: Estimator = .maximumLikelihood,
+                    dimension: Dimension = .planar(receiverHeight: PlanDefaults().receiverHeight),
+                    rejectsOutliers: Bool = true,
+                    outlierSignificance: Double = 0.01,
+                    maximumRejections: Int = 2,
+                    outline: Polygon? = nil,
+                    floorElevations: [Int: Double] = [:],
+                    linearSolver: LinearSolver = .automatic,
+                    usesSecondOrder: Bool = true,
+                    maximumIterations: Int = 50,
+                    stepTolerance: Double = 1e-6,
+                    initialDamping: Double = 1e-3) {
+            self.estimator = estimator
+            self.dimension = dimension
+            self.rejectsOutliers = rejectsOutliers
+            self.outlierSignificance = outlierSignificance
+            self.maximumRejections = maximumRejections
+            self.outline = outline
+            self.floorElevations = floorElevations
+            self.linearSolver = linearSolver
+            self.usesSecondOrder = usesSecondOrder
+            self.maximumIterations = maximumIterations
+            self.stepTolerance = stepTolerance
+            self.initialDamping = initialDamping
+        }
+
+        /// Throws when a setting is out of range.
+        func validate() throws(TrilaterationError) {
+            if case .planar(let h) = dimension, !h.isFinite {
+                throw .invalidConfiguration(detail: "receiverHeight must be finite, got \(h)")
+            }
+            guard outlierSignificance > 0, outlierSignificance < 1 else {
+                throw .invalidConfiguration(detail: "outlierSignificance must be in (0, 1), got \(outlierSignificance)")
+            }
+            guard maximumRejections >= 0 else {
+                throw .invalidConfiguration(detail: "maximumRejections must be ≥ 0, got \(maximumRejections)")
+            }
+            guard maximumIterations >= 1 else {
+                throw .invalidConfiguration(detail: "maximumIterations must be ≥ 1, got \(maximumIterations)")
+            }
+            guard stepTolerance > 0, stepTolerance.isFinite else {
+                throw .invalidConfiguration(detail: "stepTolerance must be positive and finite, got \(stepTolerance)")
+            }
+            guard initialDamping > 0, initialDamping.isFinite else {
+                throw .invalidConfiguration(detail: "initialDamping must be positive and finite, got \(initialDamping)")
+            }
+            for (level, elevation) in floorElevations where !elevation.isFinite {
+                throw .invalidConfiguration(detail: "floor elevation of level \(level) must be finite")
+            }
+        }
+    }
+}

@@ -1,0 +1,454 @@
+import BeaconModel
+import Foundation
+import LinearAlgebra
+import Ranging
+
+/// Computes a position ``Fix`` from beacon observations: a linearised least-squares start,
+/// Levenberg–Marquardt refinement of the maximum-likelihood (or range least-squares) cost,
+/// χ² outlier rejection, and a covariance from the Fisher information.
+///
+/// The solver is a value holding its ``Configuration`` and a reusable workspace. Keep one per
+/// thread or task and call ``solve(_:into:)`` with a caller-owned ``Fix``: after the first
+/// solve of a given beacon count, solving allocates no heap memory.
+public struct TrilaterationSolver: Sendable {
+    /// The settings of every solve.
+    public var configuration: Configuration
+    var workspace = SolverWorkspace()
+
+    /// A solver with the given configuration (defaults: maximum likelihood, planar at 1.2 m,
+    /// outlier rejection on).
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Solves for the position and returns a new fix.
+    /// - Throws: ``TrilaterationError`` for input that cannot give any fix.
+    public mutating func solve(_ observations: [BeaconObservation]) throws(TrilaterationError) -> Fix {
+        var fix = Fix(reservingCapacity: observations.count)
+        try solve(observations, into: &fix)
+        return fix
+    }
+
+    /// Solves for the position, refilling `fix` in place (its arrays keep their capacity, so a
+    /// steady-state solve allocates nothing).
+    ///
+    /// Fewer beacons than unknowns + 1, or beacons all at one point, give a weighted-centroid
+    /// fix with status ``FixStatus/fallback(_:)``; collinear (2D) or coplanar (3D) beacons give
+    /// ``FixStatus/degenerate(rank:)``. Neither throws, and no result field is ever NaN.
+    /// - Throws: ``TrilaterationError`` when there are no observations or one is invalid
+    ///   (non-finite or positive RSSI, count < 1, unusable model or position), or when the
+    ///   configuration is out of range; `fix` is left unchanged then.
+    public mutating func solve(_ observations: [BeaconObservation], into fix: inout Fix) throws(TrilaterationError) {
+        try configuration.validate()
+        guard !observations.isEmpty else { throw .noObservations }
+        for observation in observations { try Self.validate(observation) }
+
+        load(observations)
+        let level = observations[closestBeacon()].level
+        let subspace: Subspace
+        switch configuration.dimension {
+        case .planar(let height):
+            subspace = .planar(z: (configuration.floorElevations[level] ?? 0) + height)
+        case .spatial:
+            subspace = .spatial
+        }
+
+        fix.level = level
+        fix.iterations = 0
+        fix.constrainedToOutline = false
+        fix.usedBeacons.removeAll(keepingCapacity: true)
+        fix.rejectedBeacons.removeAll(keepingCapacity: true)
+
+        let required = subspace.order + 1
+        if workspace.active.count < required {
+            fallback(.tooFewBeacons(available: workspace.active.count, required: required),
+                     subspace: subspace, into: &fix)
+        } else {
+            determine(subspace: subspace, into: &fix)
+        }
+
+        if !fix.position.isFiniteCoordinate || !fix.covariance.isFinite || !fix.residualRMS.isFinite {
+            // Defensive: no arithmetic path above should get here, but a fix never carries NaN.
+            fallback(.coincidentBeacons, subspace: subspace, into: &fix)
+        }
+        constrainToOutline(&fix)
+        for i in workspace.active { fix.usedBeacons.append(observations[i].identity) }
+        for (k, i) in workspace.rejected.enumerated() {
+            fix.rejectedBeacons.append(RejectedBeacon(
+                identity: observations[i].identity,
+                reason: .inconsistentResidual(residual: workspace.rejectedResidual[k],
+                                              normalized: workspace.rejectedNormalized[k])))
+        }
+    }
+
+    // MARK: Input
+
+    static func validate(_ o: BeaconObservation) throws(TrilaterationError) {
+        guard o.meanRSSI.isFinite else { throw .nonFiniteRSSI(o.identity) }
+        guard o.meanRSSI <= 0 else { throw .positiveRSSI(o.identity, rssi: o.meanRSSI) }
+        guard o.count >= 1 else { throw .invalidSampleCount(o.identity, count: o.count) }
+        let m = o.model
+        guard m.measuredPower.isFinite, m.exponent.isFinite, m.exponent > 0,
+              m.sigma.isFinite, m.sigma > 0 else { throw .invalidModel(o.identity) }
+        guard o.position.x.isFinite, o.position.y.isFinite, o.position.z.isFinite else {
+            throw .nonFinitePosition(o.identity)
+        }
+    }
+
+    mutating func load(_ observations: [BeaconObservation]) {
+        workspace.reset(capacity: observations.count)
+        for (i, o) in observations.enumerated() {
+            let k = o.model.logSlope
+            let count = Double(o.count)
+            let d = BeaconObservation.medianDistance(meanRSSI: o.meanRSSI, model: o.model)
+            let sigmaD = d * o.model.sigma / (k * count.squareRoot())
+            workspace.beacon.append(SIMD3(o.position.x, o.position.y, o.position.z))
+            workspace.mean.append(o.meanRSSI)
+            workspace.weight.append(count / (o.model.sigma * o.model.sigma))
+            workspace.power.append(o.model.measuredPower)
+            workspace.slope.append(k)
+            workspace.range.append(d)
+            workspace.rangeWeight.append(1 / (sigmaD * sigmaD))
+            workspace.active.append(i)
+        }
+    }
+
+    /// Index of the beacon with the smallest median distance.
+    func closestBeacon() -> Int {
+        var best = 0
+        for i in workspace.range.indices where workspace.range[i] < workspace.range[best] { best = i }
+        return best
+    }
+
+    // MARK: Determined and degenerate geometry
+
+    /// Geometry check, start, refinement, robust rejection and covariance.
+    mutating func determine(subspace: Subspace, into fix: inout Fix) {
+        var sub = subspace
+        var rank = subspace.order
+        var centroid = SIMD3<Double>.zero
+        for i in workspace.active { centroid += workspace.beacon[i] }
+        centroid /= Double(workspace.active.count)
+
+        // Rank of the beacon geometry along the unknown directions.
+        var scatter = SmallSymmetricMatrix(order: sub.order)
+        for i in workspace.active { scatter.addOuter(sub.project(workspace.beacon[i] - centroid), weight: 1) }
+        if !scatter.isPositiveDefinite(relativeFloor: 1e-10) {
+            guard let reduced = reducedSubspace(sub, scatter: scatter, centroid: centroid) else {
+                fallback(.coincidentBeacons, subspace: subspace, into: &fix)
+                return
+            }
+            sub = reduced
+            rank = reduced.order
+        }
+
+        var theta = initialGuess(sub, centroid: centroid)
+        var run = levenbergMarquardt(sub, from: theta)
+        theta = run.theta
+        var iterations = run.iterations
+        var converged = run.converged
+
+        if configuration.rejectsOutliers {
+            while workspace.rejected.count < configuration.maximumRejections,
+                  workspace.active.count >= sub.order + 2,
+                  isInconsistent(sub, run: run) {
+                guard let outcome = leaveOneOut(sub, from: theta) else { break }
+                iterations += outcome.iterations
+                run = levenbergMarquardt(sub, from: outcome.theta)
+                theta = run.theta
+                iterations += run.iterations
+                converged = run.converged
+            }
+        }
+
+        var p = sub.point(theta)
+        var fisher = run.fisher
+        if rank == subspace.order, case .planar = configuration.dimension,
+           let outline = configuration.outline, outline.vertices.count >= 3,
+           !outline.contains(Point2D(x: p.x, y: p.y)) {
+            let constrained = solveOnBoundary(sub, outline: outline, outside: p)
+            p = constrained.point
+            iterations += constrained.iterations
+            fisher = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot).normal
+            fix.constrainedToOutline = true
+        }
+
+        fix.iterations = iterations
+        fix.position = Point3D(x: p.x, y: p.y, z: p.z)
+        fix.residualRMS = residualRMS()
+        var covariance = positionCovariance(sub, fisher: fisher)
+        if rank < subspace.order {
+            if let mirror = mirrorSolution(subspace, determined: sub, at: p) {
+                // The full problem solved on one side of the beacons: along the determined
+                // directions it is exact; across them only the offset's size is known.
+                p = mirror.onAxis
+                fix.position = Point3D(x: p.x, y: p.y, z: p.z)
+                fix.residualRMS = residualRMS()
+                fix.iterations += mirror.iterations
+                covariance = mirror.covariance
+            } else {
+                addAcrossSpread(&covariance, subspace: subspace, determined: sub, at: p)
+            }
+            fix.status = .degenerate(rank: rank)
+            fix.gdop = .infinity
+        } else {
+            fix.status = converged ? .converged : .iterationLimit
+            fix.gdop = dilutionOfPrecision(sub, at: p)
+        }
+        fix.covariance = covariance
+        fix.accuracy = covariance.horizontalRadius
+        fix.ellipse = ellipse(of: covariance)
+    }
+
+    /// The subspace spanned by the directions the beacons determine (eigenvectors of their
+    /// scatter with eigenvalues above 1e-10 × the largest), through the beacons' centroid; nil
+    /// when the beacons coincide. Uses LAPACK `dsyev`.
+    mutating func reducedSubspace(_ sub: Subspace, scatter: SmallSymmetricMatrix,
+                                  centroid: SIMD3<Double>) -> Subspace? {
+        let q = sub.order
+        workspace.matrixA.reshape(rows: q, columns: q)
+        for j in 0..<q { for i in 0..<q { workspace.matrixA[i, j] = scatter[i, j] } }
+        do {
+            try LAPACK.symmetricEigen(&workspace.matrixA, eigenvalues: &workspace.eigenvalues,
+                                      workspace: &workspace.lapack)
+        } catch {
+            return nil
+        }
+        let largest = workspace.eigenvalues[q - 1]
+        guard largest > 0 else { return nil }
+        var columns: [SIMD3<Double>] = []
+        for k in stride(from: q - 1, through: 0, by: -1) where workspace.eigenvalues[k] > 1e-10 * largest {
+            var v = SIMD3<Double>.zero
+            for i in 0..<q { v += workspace.matrixA[i, k] * sub.column(i) }
+            columns.append(v / (v * v).sum().squareRoot())
+        }
+        guard !columns.isEmpty else { return nil }
+        // Origin: the point of the search set nearest to the beacons' centroid, moved along
+        // the undetermined directions only.
+        var origin = sub.point(sub.coordinates(of: centroid))
+        for v in columns { origin -= ((origin - sub.origin) * v).sum() * v }
+        return Subspace(origin: origin, b0: columns[0],
+                        b1: columns.count > 1 ? columns[1] : .zero,
+                        b2: columns.count > 2 ? columns[2] : .zero, order: columns.count)
+    }
+
+    /// For rank-deficient geometry: solves the full problem from a start displaced across the
+    /// determined set by the offset the ranges imply, then projects the solution back onto
+    /// the set. Returns the projected point, the covariance of the full solution plus the
+    /// squared offset across the set (the side is unknowable), and the iterations; nil when
+    /// the ranges imply no offset or the full Fisher information is singular.
+    mutating func mirrorSolution(_ subspace: Subspace, determined sub: Subspace, at p: SIMD3<Double>)
+        -> (onAxis: SIMD3<Double>, covariance: PositionCovariance, iterations: Int)? {
+        guard let across = acrossDirections(subspace, determined: sub).first else { return nil }
+        var total = 0.0, sum = 0.0
+        for i in workspace.active {
+            let d = workspace.range[i]
+            let delta = p - workspace.beacon[i]
+            sum += max(d * d - (delta * delta).sum(), 0) / (d * d)
+            total += 1 / (d * d)
+        }
+        let offset = (sum / total).squareRoot()
+        guard offset > 0.05 else { return nil }
+        let run = levenbergMarquardt(subspace, from: subspace.coordinates(of: p + offset * across))
+        let full = subspace.point(run.theta)
+        guard run.fisher.isPositiveDefinite(relativeFloor: 1e-10) else { return nil }
+        var covariance = positionCovariance(subspace, fisher: run.fisher)
+        var onAxis = full
+        for v in acrossDirections(subspace, determined: sub) {
+            let component = ((full - sub.origin) * v).sum()
+            onAxis -= component * v
+            let s2 = component * component
+            covariance.xx += s2 * v.x * v.x
+            covariance.xy += s2 * v.x * v.y
+            covariance.yy += s2 * v.y * v.y
+            covariance.xz += s2 * v.x * v.z
+            covariance.yz += s2 * v.y * v.z
+            covariance.zz += s2 * v.z * v.z
+        }
+        return (onAxis, covariance, run.iterations)
+    }
+
+    /// Unit directions of `subspace` orthogonal to `determined`.
+    func acrossDirections(_ subspace: Subspace, determined: Subspace) -> [SIMD3<Double>] {
+        var added: [SIMD3<Double>] = []
+        for k in 0..<subspace.order {
+            var v = subspace.column(k)
+            for j in 0..<determined.order { v -= (v * determined.column(j)).sum() * determined.column(j) }
+            for u in added { v -= (v * u).sum() * u }
+            let norm = (v * v).sum().squareRoot()
+            if norm > 1e-6, added.count < subspace.order - determined.order { added.append(v / norm) }
+        }
+        return added
+    }
+
+    /// For rank-deficient geometry: the variance across the determined set, from how far off
+    /// it the ranges put the phone: s² = Σ vᵢ (max(d̂ᵢ² − |p − bᵢ|², 0) + σ_dᵢ²)/Σ vᵢ, vᵢ = 1/d̂ᵢ²,
+    /// shared equally by the undetermined directions.
+    func addAcrossSpread(_ covariance: inout PositionCovariance, subspace: Subspace,
+                         determined: Subspace, at p: SIMD3<Double>) {
+        var total = 0.0, sum = 0.0
+        for i in workspace.active {
+            let d = workspace.range[i]
+            let v = 1 / (d * d)
+            let delta = p - workspace.beacon[i]
+            sum += v * (max(d * d - (delta * delta).sum(), 0) + 1 / workspace.rangeWeight[i])
+            total += v
+        }
+        let missing = subspace.order - determined.order
+        let s2 = sum / total / Double(max(missing, 1))
+        let added = acrossDirections(subspace, determined: determined)
+        for v in added {
+            covariance.xx += s2 * v.x * v.x
+            covariance.xy += s2 * v.x * v.y
+            covariance.yy += s2 * v.y * v.y
+            covariance.xz += s2 * v.x * v.z
+            covariance.yz += s2 * v.y * v.z
+            covariance.zz += s2 * v.z * v.z
+        }
+    }
+
+    // MARK: Fallback
+
+    /// The weighted centroid (weights 1/d̂²) with the covariance of the mixture of the
+    /// beacons' range shells: Σ vᵢ [(bᵢ − c)(bᵢ − c)ᵀ + (rᵢ² + σ_dᵢ²)/k I]/Σ vᵢ, rᵢ the range in the
+    /// k estimated dimensions.
+    mutating func fallback(_ reason: FallbackReason, subspace: Subspace, into fix: inout Fix) {
+        let planar = subspace.order == 2 && subspace.b2 == .zero && subspace.b0 == SIMD3(1, 0, 0)
+        var total = 0.0
+        var c = SIMD3<Double>.zero
+        for i in workspace.active {
+            let d = max(workspace.range[i], 0.1)
+            let v = 1 / (d * d)
+            c += v * workspace.beacon[i]
+            total += v
+        }
+        c /= total
+        if planar { c.z = subspace.origin.z }
+        var cov = PositionCovariance.zero
+        for i in workspace.active {
+            let d = max(workspace.range[i], 0.1)
+            let v = 1 / (d * d) / total
+            let b = workspace.beacon[i]
+            let e = b - c
+            let variance = 1 / workspace.rangeWeight[i]
+            if planar {
+                let dz = b.z - c.z
+                let shell = (max(d * d - dz * dz, 0) + variance) / 2
+                cov.xx += v * (e.x * e.x + shell)
+                cov.xy += v * e.x * e.y
+                cov.yy += v * (e.y * e.y + shell)
+            } else {
+                let shell = (d * d + variance) / 3
+                cov.xx += v * (e.x * e.x + shell)
+                cov.xy += v * e.x * e.y
+                cov.yy += v * (e.y * e.y + shell)
+                cov.xz += v * e.x * e.z
+                cov.yz += v * e.y * e.z
+                cov.zz += v * (e.z * e.z + shell)
+            }
+        }
+        fix.position = Point3D(x: c.x, y: c.y, z: c.z)
+        fix.covariance = cov
+        fix.accuracy = cov.horizontalRadius
+        fix.ellipse = ErrorEllipse(horizontalOf: cov)
+        fix.residualRMS = 0
+        fix.gdop = .infinity
+        fix.status = .fallback(reason)
+    }
+
+    // MARK: Outline
+
+    func constrainToOutline(_ fix: inout Fix) {
+        guard let outline = configuration.outline, outline.vertices.count >= 3 else { return }
+        let planar = fix.position.planar
+        if outline.contains(planar) { return }
+        let nearest = outline.nearestBoundaryPoint(to: planar).point
+        fix.position.x = nearest.x
+        fix.position.y = nearest.y
+        fix.constrainedToOutline = true
+    }
+
+    /// The maximum-likelihood point on the outline's boundary, for an unconstrained solution
+    /// `outside` it: a one-dimensional Levenberg–Marquardt run along the edge nearest to that
+    /// solution, clamped to the edge's ends.
+    mutating func solveOnBoundary(_ sub: Subspace, outline: Polygon, outside p: SIMD3<Double>)
+        -> (point: SIMD3<Double>, iterations: Int) {
+        let vertices = outline.vertices
+        let n = vertices.count
+        var bestStart = SIMD3<Double>.zero, bestDirection = SIMD3<Double>(1, 0, 0)
+        var bestLength = 0.0, bestT = 0.0, bestDistance = Double.infinity
+        for k in 0..<n {
+            let a = vertices[k], b = vertices[(k + 1) % n]
+            let start = SIMD3(a.x, a.y, p.z)
+            let edge = SIMD3(b.x - a.x, b.y - a.y, 0)
+            let length = (edge * edge).sum().squareRoot()
+            guard length > 0 else { continue }
+            let direction = edge / length
+            let t = min(max(((p - start) * direction).sum(), 0), length)
+            let offset = p - (start + t * direction)
+            let distance = (offset * offset).sum()
+            if distance < bestDistance {
+                bestDistance = distance
+                bestStart = start
+                bestDirection = direction
+                bestLength = length
+                bestT = t
+            }
+        }
+        let edgeSpace = Subspace(origin: bestStart, b0: bestDirection, b1: .zero, b2: .zero, order: 1)
+        let run = levenbergMarquardt(edgeSpace, from: SIMD3(bestT, 0, 0))
+        let t = min(max(run.theta.x, 0), bestLength)
+        return (edgeSpace.point(SIMD3(t, 0, 0)), run.iterations)
+    }
+
+    // MARK: χ² test
+
+    /// Whether the current fit fails the consistency test: the weighted residual sum exceeds
+    /// the χ²(m − q) quantile, or the largest studentised residual wᵢrᵢ²/(1 − hᵢᵢ) (hᵢᵢ the
+    /// leverage wᵢ aᵢᵀ (JᵀWJ)⁻¹ aᵢ) exceeds the χ²(1) quantile at α/m (Bonferroni).
+    mutating func isInconsistent(_ sub: Subspace, run: LevenbergMarquardtRun) -> Bool {
+        let m = workspace.active.count
+        if run.cost > chiSquareThreshold(degrees: m - sub.order) { return true }
+        guard let inverse = run.fisher.inverse() else { return false }
+        let offset = workspace.currentSlot * workspace.beacon.count
+        var largest = 0.0
+        for (j, i) in workspace.active.enumerated() {
+            let a = workspace.jacobian[offset + j]
+            let w = weight(i)
+            let r = workspace.residual[offset + j]
+            var quadratic = 0.0
+            for u in 0..<sub.order { for v in 0..<sub.order { quadratic += a[u] * inverse[u, v] * a[v] } }
+            let leverage = min(w * quadratic, 0.999)
+            largest = max(largest, w * r * r / (1 - leverage))
+        }
+        return largest > studentizedThreshold(count: m)
+    }
+
+    /// (z_{α/(2m)})²: the upper α/m quantile of χ²(1), cached per beacon count.
+    mutating func studentizedThreshold(count m: Int) -> Double {
+        let alpha = configuration.outlierSignificance
+        if alpha != workspace.studentizedSignificance || m != workspace.studentizedCount {
+            workspace.studentizedSignificance = alpha
+            workspace.studentizedCount = m
+            let z = ChiSquare.standardNormalUpperQuantile(alpha / (2 * Double(max(m, 1))))
+            workspace.studentizedThreshold = z * z
+        }
+        return workspace.studentizedThreshold
+    }
+
+    mutating func chiSquareThreshold(degrees: Int) -> Double {
+        let alpha = configuration.outlierSignificance
+        if alpha != workspace.quantileSignificance {
+            workspace.quantileSignificance = alpha
+            workspace.quantileZ = ChiSquare.standardNormalUpperQuantile(alpha)
+        }
+        let k = Double(max(degrees, 1))
+        let c = 2 / (9 * k)
+        let t = max(1 - c + workspace.quantileZ * c.squareRoot(), 0)
+        return k * t * t * t
+    }
+}
+
+extension Point3D {
+    var isFiniteCoordinate: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
