@@ -37,8 +37,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,9 +34,9 @@ public struct KalmanTracker: Sendable {
     /// The time of the state, seconds.
     public private(set) var time: Double
     /// The state (x, y, vx, vy): metres and metres per second.
-    public private(set) var state: Vector4
+    public internal(set) var state: Vector4
     /// The 4 × 4 state covariance (m², m²/s, m²/s²).
-    public private(set) var covariance: Matrix4
+    public internal(set) var covariance: Matrix4
     /// The floor level the track is on, if known.
     public private(set) var level: Int?
     /// Elevation of the current floor, metres: the receiver is at floorElevation +
@@ -48,7 +48,12 @@ public struct KalmanTracker: Sendable {
     public private(set) var history: [TrackStep] = []
 
     private var fixRejections = 0
-    private var rssiRejections = 0
+    var rssiRejections = 0
+    /// Exponentially weighted mean of the RSSI samples' normalised innovation squared ν²/S
+    /// (each capped at ``nisCap``): about 1 while the filter is consistent.
+    var meanNIS = 1.0
+    /// RSSI samples since the track started or was last reset.
+    var rssiSamplesSinceReset = 0
     private let fixGate: Double
     private let rssiGate: Double
 
@@ -206,6 +211,38 @@ public struct KalmanTracker: Sendable {
         return .accepted(mahalanobisSquared: d2)
     }
 
+    /// Checks the track against an independent position fix without fusing it, and re-initialises
+    /// the track at the fix when ``TrackerConfiguration/fixRejectionsBeforeReset`` fixes in a row
+    /// fail the Mahalanobis gate. Use it when the track is fed by RSSI samples and the fixes come
+    /// from the same samples: fusing both would count the samples twice, but the fix, solved from
+    /// scratch each epoch, still detects a track that sits at a wrong (e.g. mirrored) position.
+    ///
+    /// Returns `.accepted` when the fix agrees (the state is unchanged), `.gated` when it
+    /// disagrees, `.reset` when the track was re-initialised at it. Predicts to the fix's time.
+    ///
+    /// - Throws: `nonFiniteInput`, `invalidCovariance`, `timestampBeforeState`.
+    @discardableResult
+    public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
+        try m.validate()
+        try predict(to: m.time)
+        let p = covariance
+        let nu0 = m.x - state[0], nu1 = m.y - state[1]
+        guard let chol = Cholesky2(p[0, 0] + m.covarianceXX, p[0, 1] + m.covarianceXY,
+                                   p[1, 1] + m.covarianceYY) else { throw .covarianceNotPositiveDefinite }
+        let w = chol.solve(nu0, nu1)
+        let d2 = nu0 * w.0 + nu1 * w.1
+        guard d2 > fixGate else {
+            fixRejections = 0
+            return .accepted(mahalanobisSquared: d2)
+        }
+        fixRejections += 1
+        guard fixRejections >= configuration.fixRejectionsBeforeReset else {
+            return .gated(mahalanobisSquared: d2, consecutive: fixRejections)
+        }
+        start(at: m)
+        return .reset
+    }
+
     // MARK: - RSSI update (EKF)
 
     /// Fuses one RSSI sample at its own time by the extended Kalman filter, after predicting to
@@ -235,18 +272,16 @@ public struct KalmanTracker: Sendable {
         var innovationVariance = (jacobian * ph).sum() + r
         var nu = s.rssi - h
         let d2 = nu * nu / innovationVariance
-        if d2 > rssiGate {
-            rssiRejections += 1
-            guard rssiRejections >= configuration.rssiRejectionsBeforeReset else {
+        meanNIS += (min(d2, Self.nisCap) - meanNIS) * Self.nisWeight
+        rssiSamplesSinceReset += 1
+        let inconsistent = rssiSamplesSinceReset >= Self.nisWindow && meanNIS > configuration.lostInnovationLevel
+        if d2 > rssiGate || inconsistent {
+            if d2 > rssiGate { rssiRejections += 1 }
+            guard rssiRejections >= configuration.rssiRejectionsBeforeReset || inconsistent else {
                 return .gated(mahalanobisSquared: d2, consecutive: rssiRejections)
             }
             // Lost: widen the position uncertainty, forget the velocity, then fuse this sample.
-            let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
-            let rv = configuration.resetPositionVariance
-            state[2] = 0
-            state[3] = 0
-            covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
-            markSegmentStart()
+            inflateForReset()
             (h, jacobian) = measurement(s)
             ph = covariance * jacobian
             innovationVariance = (jacobian * ph).sum() + r
@@ -257,9 +292,21 @@ public struct KalmanTracker: Sendable {
         }
         rssiRejections = 0
         // K = P Hᵀ S⁻¹ (S is a scalar: the solve is one division by S ≥ σ² > 0).
-        let k = ph / innovationVariance
+        var k = ph / innovationVariance
         // x = x + K ν
-        let x = state + k * nu
+        var x = state + k * nu
+        // Iterated EKF: relinearise h at the updated state,
+        // xᵢ₊₁ = x⁻ + K (z − h(xᵢ) − H (x⁻ − xᵢ)).
+        let prior = state
+        for _ in 1..<max(configuration.rssiIterations, 1) {
+            state = x
+            (h, jacobian) = measurement(s)
+            ph = covariance * jacobian
+            innovationVariance = (jacobian * ph).sum() + r
+            k = ph / innovationVariance
+            x = prior + k * (s.rssi - h - (jacobian * (prior - x)).sum())
+        }
+        state = prior
         // Joseph form: P = (I − K H) P (I − K H)ᵀ + K R Kᵀ.
         let a = Matrix4.identity - Matrix4.outer(k, jacobian)
         let newP = (a * covariance * a.transposed + r * Matrix4.outer(k, k)).symmetrized
@@ -270,6 +317,37 @@ public struct KalmanTracker: Sendable {
         covariance = newP
         finishUpdate()
         return outcome
+    }
+
+    /// Weight of the newest sample in the running mean of ν²/S (about the last 64 samples).
+    static let nisWeight = 1.0 / 64
+    /// Samples the running mean needs before it may declare the track lost.
+    static let nisWindow = 64
+    /// Cap on one sample's ν²/S in the running mean, so that one outlier cannot reset the track.
+    static let nisCap = 16.0
+
+    /// The lost-track reset of the RSSI updates: position variance raised to at least
+    /// ``TrackerConfiguration/resetPositionVariance``, velocity zeroed, a new history segment.
+    mutating func inflateForReset() {
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        let rv = configuration.resetPositionVariance
+        state[2] = 0
+        state[3] = 0
+        covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
+        markSegmentStart()
+        meanNIS = 1
+        rssiSamplesSinceReset = 0
+        rssiRejections = 0
+    }
+
+    /// Limits the speed to ``TrackerConfiguration/maximumSpeed`` by scaling the velocity.
+    private mutating func limitSpeed() {
+        let v2 = state[2] * state[2] + state[3] * state[3]
+        let vmax = configuration.maximumSpeed
+        guard v2 > vmax * vmax else { return }
+        let scale = vmax / v2.squareRoot()
+        state[2] *= scale
+        state[3] *= scale
     }
 
     /// h(x) and its Jacobian H (as a row 4-vector) for an RSSI sample at the current state.
@@ -335,6 +413,8 @@ public struct KalmanTracker: Sendable {
                              Vector4(0, 0, v0, 0), Vector4(0, 0, 0, v0))
         fixRejections = 0
         rssiRejections = 0
+        meanNIS = 1
+        rssiSamplesSinceReset = 0
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
             if let last = history.last, last.time == time { history.removeLast() }
@@ -344,7 +424,8 @@ public struct KalmanTracker: Sendable {
     }
 
     /// After an update: apply the outline constraint and record the posterior.
-    private mutating func finishUpdate() {
+    mutating func finishUpdate() {
+        limitSpeed()
         if let outline { constrain(to: outline) }
         guard configuration.recordsHistory else { return }
         if let last = history.indices.last, history[last].time == time {

@@ -20,6 +20,19 @@ public struct TrackerConfiguration: Sendable, Hashable {
     /// covariance inflated to ``resetPositionVariance``. Default 12 (about 0.4 s of every beacon
     /// disagreeing at 32 samples/s).
     public var rssiRejectionsBeforeReset: Int
+    /// Level of the running mean of the RSSI samples' normalised innovation squared ν²/S (over
+    /// about the last 64 samples, each capped at 16) above which the track is taken as lost and
+    /// reset like after repeated rejections. A consistent filter keeps it near 1; a track that
+    /// sits at a wrong (for example mirrored) position keeps it high while every single sample
+    /// may still pass the gate. Default 2.
+    public var lostInnovationLevel: Double
+    /// Linearisations per RSSI sample: 1 is the extended Kalman filter, more is the iterated
+    /// EKF (Gauss–Newton on the prior and the sample), which follows the curvature of the
+    /// log-distance model near a beacon. Default 1.
+    public var rssiIterations: Int
+    /// Largest plausible speed, m/s: a faster velocity estimate is scaled down to it after each
+    /// update. Default 2.5 (a brisk walk is 1.5–2 m/s).
+    public var maximumSpeed: Double
     /// Position variance per axis set by an RSSI reset or a floor change, m². Default 9 (3 m).
     public var resetPositionVariance: Double
     /// Standard deviation of each velocity component when a track starts, m/s. Default 0.8
@@ -46,6 +59,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
                 gateProbability: Double = 0.999,
                 fixRejectionsBeforeReset: Int = 3,
                 rssiRejectionsBeforeReset: Int = 12,
+                lostInnovationLevel: Double = 2,
+                maximumSpeed: Double = 2.5,
+                rssiIterations: Int = 1,
                 resetPositionVariance: Double = 9,
                 initialVelocitySigma: Double = 0.8,
                 maximumPositionVariance: Double = 100,
@@ -57,6 +73,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
         self.gateProbability = gateProbability
         self.fixRejectionsBeforeReset = fixRejectionsBeforeReset
         self.rssiRejectionsBeforeReset = rssiRejectionsBeforeReset
+        self.lostInnovationLevel = lostInnovationLevel
+        self.maximumSpeed = maximumSpeed
+        self.rssiIterations = rssiIterations
         self.resetPositionVariance = resetPositionVariance
         self.initialVelocitySigma = initialVelocitySigma
         self.maximumPositionVariance = maximumPositionVariance
@@ -75,6 +94,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
         try check(gateProbability > 0 && gateProbability < 1, "gateProbability", gateProbability)
         try check(fixRejectionsBeforeReset >= 1, "fixRejectionsBeforeReset", Double(fixRejectionsBeforeReset))
         try check(rssiRejectionsBeforeReset >= 1, "rssiRejectionsBeforeReset", Double(rssiRejectionsBeforeReset))
+        try check(lostInnovationLevel.isFinite && lostInnovationLevel > 1, "lostInnovationLevel", lostInnovationLevel)
+        try check(rssiIterations >= 1 && rssiIterations <= 20, "rssiIterations", Double(rssiIterations))
+        try check(maximumSpeed.isFinite && maximumSpeed > 0, "maximumSpeed", maximumSpeed)
         try check(resetPositionVariance.isFinite && resetPositionVariance > 0, "resetPositionVariance", resetPositionVariance)
         try check(initialVelocitySigma.isFinite && initialVelocitySigma > 0, "initialVelocitySigma", initialVelocitySigma)
         try check(maximumPositionVariance.isFinite && maximumPositionVariance > 0, "maximumPositionVariance", maximumPositionVariance)
