@@ -37,7 +37,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
         .testTarget(
             name: "BeaconModelTests",
@@ -47,6 +47,7 @@ let package = Package(
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "TestSupport"]),
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,140 @@
+import Foundation
+
+extension KalmanTracker {
+    /// Fuses all RSSI samples of an epoch at once and leaves the state at `time` (the epoch's
+    /// end, seconds), each sample at its own timestamp: an iterated (Gauss–Newton) maximum
+    /// a-posteriori update that relinearises every sample, which the one-pass EKF of
+    /// ``update(_:)-(RSSIMeasurement)`` cannot.
+    ///
+    /// The state is predicted to `time` (prior x⁻, P⁻). A sample taken τ = time − tᵢ seconds
+    /// earlier sees the position (x − τ vx, y − τ vy), so
+    ///
+    ///     hᵢ(x) = P₀ − 10 n log₁₀ dᵢ,   Hᵢ = (gₓ, g_y, −τ gₓ, −τ g_y),   g = ∂hᵢ/∂(x, y)
+    ///     Rᵢ = σ² + |g|² q τ³/3        (the walk between tᵢ and `time`)
+    ///
+    /// and each Gauss–Newton step solves (Cholesky of the 4 × 4 information matrix)
+    ///
+    ///     (P⁻⁻¹ + Σ Hᵢᵀ Hᵢ / Rᵢ) δ = P⁻⁻¹ (x⁻ − xⱼ) + Σ Hᵢᵀ (zᵢ − hᵢ(xⱼ)) / Rᵢ,   xⱼ₊₁ = xⱼ + δ
+    ///
+    /// until the step is below 1 mm (at most ``TrackerConfiguration/rssiIterations`` + 4 steps). The
+    /// posterior covariance is the inverse of the information matrix at the solution (from its
+    /// Cholesky factor), symmetric positive-definite by construction. Each sample is gated
+    /// first against the prior (νᵢ² / Sᵢ, Sᵢ = Hᵢ P⁻ Hᵢᵀ + Rᵢ, a scalar) and the lost-track
+    /// detection of the one-sample update applies.
+    ///
+    /// - Parameter samples: the epoch's samples, times ≤ `time` and not before the state's time.
+    /// - Returns: `.accepted` with the mean ν²/S of the fused samples, `.gated` when every sample
+    ///   failed the gate (the state is then only predicted), `.reset` after a lost-track reset.
+    /// - Throws: the errors of the one-sample update, and `timestampBeforeState` for a sample
+    ///   after `time`. On a throw the tracker is unchanged.
+    @discardableResult
+    public mutating func update(_ samples: some Collection<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+        guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        for s in samples {
+            try s.validate()
+            guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
+            guard s.time <= time else { throw .timestampBeforeState(time: time, stateTime: s.time) }
+        }
+        var copy = self
+        let outcome = try copy.fuseEpoch(samples, at: time)
+        self = copy
+        return outcome
+    }
+
+    private mutating func fuseEpoch(_ samples: some Collection<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+        try predict(to: time)
+        guard !samples.isEmpty else { return .accepted(mahalanobisSquared: 0) }
+        let q = configuration.accelerationDensity
+        let zr = floorElevation + configuration.receiverHeight
+        let gate = configuration.rssiGate
+
+        func model(_ s: RSSIMeasurement, _ x: Vector4) -> (h: Double, jacobian: Vector4, r: Double) {
+            let tau = time - s.time
+            let dx = x[0] - tau * x[2] - s.beaconPosition.x
+            let dy = x[1] - tau * x[3] - s.beaconPosition.y
+            let dz = zr - s.beaconPosition.z
+            let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+            let slope = s.model.logSlope
+            let gx = -slope * dx / d2, gy = -slope * dy / d2
+            let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
+            let r = s.model.sigma * s.model.sigma + (gx * gx + gy * gy) * q * tau * tau * tau / 3
+            return (h, Vector4(gx, gy, -tau * gx, -tau * gy), r)
+        }
+
+        // Gate every sample against the prior; keep a bit mask of the accepted ones.
+        let prior = state
+        let priorP = covariance
+        var accepted = [Bool]()
+        accepted.reserveCapacity(samples.count)
+        var nisSum = 0.0, used = 0, rejected = 0
+        for s in samples {
+            let m = model(s, prior)
+            let ph = priorP * m.jacobian
+            let sVar = (m.jacobian * ph).sum() + m.r
+            let nu = s.rssi - m.h
+            let nis = nu * nu / sVar
+            accepted.append(nis <= gate)
+            meanNIS += (min(nis, Self.nisCap) - meanNIS) * Self.nisWeight
+            rssiSamplesSinceReset += 1
+            if nis <= gate {
+                nisSum += nis
+                used += 1
+            } else {
+                rejected += 1
+            }
+        }
+        var outcome = UpdateOutcome.accepted(mahalanobisSquared: used > 0 ? nisSum / Double(used) : 0)
+        let inconsistent = rssiSamplesSinceReset >= Self.nisWindow && meanNIS > configuration.lostInnovationLevel
+        if used == 0 || inconsistent {
+            rssiRejections += rejected
+            if rssiRejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
+                return .gated(mahalanobisSquared: 0, consecutive: rssiRejections)
+            }
+            inflateForReset()
+            for i in accepted.indices { accepted[i] = true }
+            outcome = .reset
+        } else {
+            rssiRejections = 0
+        }
+
+        // Gauss–Newton on the MAP cost, information form.
+        guard let lPrior = covariance.choleskyFactor else { throw .covarianceNotPositiveDefinite }
+        let x0 = state
+        let priorInfo = Matrix4(Matrix4.choleskySolve(lPrior, Vector4(1, 0, 0, 0)),
+                                Matrix4.choleskySolve(lPrior, Vector4(0, 1, 0, 0)),
+                                Matrix4.choleskySolve(lPrior, Vector4(0, 0, 1, 0)),
+                                Matrix4.choleskySolve(lPrior, Vector4(0, 0, 0, 1))).symmetrized
+        var x = x0
+        var lInfo = lPrior
+        for _ in 0..<(configuration.rssiIterations + 4) {
+            var a = priorInfo
+            var b = priorInfo * (x0 - x)
+            var index = 0
+            for s in samples {
+                defer { index += 1 }
+                guard accepted[index] else { continue }
+                let m = model(s, x)
+                a = a + (1 / m.r) * Matrix4.outer(m.jacobian, m.jacobian)
+                b += m.jacobian * ((s.rssi - m.h) / m.r)
+            }
+            guard let l = a.symmetrized.choleskyFactor else { throw .covarianceNotPositiveDefinite }
+            lInfo = l
+            let step = Matrix4.choleskySolve(l, b)
+            x += step
+            if step[0] * step[0] + step[1] * step[1] < 1e-6 { break }
+        }
+        // P = (information at the solution)⁻¹, column by column from its Cholesky factor.
+        let newP = Matrix4(Matrix4.choleskySolve(lInfo, Vector4(1, 0, 0, 0)),
+                           Matrix4.choleskySolve(lInfo, Vector4(0, 1, 0, 0)),
+                           Matrix4.choleskySolve(lInfo, Vector4(0, 0, 1, 0)),
+                           Matrix4.choleskySolve(lInfo, Vector4(0, 0, 0, 1))).symmetrized
+        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
+            throw .covarianceNotPositiveDefinite
+        }
+        _ = prior
+        state = x
+        covariance = newP
+        finishUpdate()
+        return outcome
+    }
+}

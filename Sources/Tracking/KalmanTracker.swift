@@ -1,0 +1,502 @@
+import BeaconModel
+import Foundation
+import Ranging
+
+/// A constant-velocity Kalman filter for a walking person in the horizontal plane.
+///
+/// State x = (x, y, vx, vy) in metres and metres per second, covariance P (4 × 4). Between
+/// measurements the state follows the white-noise-acceleration model with spectral density q
+/// (``TrackerConfiguration/accelerationDensity``, m²/s³):
+///
+///     F(dt) = [[1, 0, dt, 0], [0, 1, 0, dt], [0, 0, 1, 0], [0, 0, 0, 1]]
+///     Q(dt) = q [[dt³/3, 0, dt²/2, 0], [0, dt³/3, 0, dt²/2], [dt²/2, 0, dt, 0], [0, dt²/2, 0, dt]]
+///
+/// It fuses two kinds of measurement:
+/// - a position fix (``PositionMeasurement``): H = [I₂ 0], R = the fix's covariance;
+/// - a single RSSI sample at its own time (``RSSIMeasurement``), by the extended Kalman filter
+///   with h(x) = P₀ − 10 n log₁₀ d(x), d the 3-D distance from (x, y, floor elevation +
+///   receiver height) to the beacon, R = σ².
+///
+/// Every update gates the innovation ν by its squared Mahalanobis distance νᵀ S⁻¹ ν against the
+/// chi-square quantile of ``TrackerConfiguration/gateProbability``; S is solved (Cholesky or a
+/// scalar division), never inverted. The covariance update is the Joseph form
+/// P = (I − K H) P (I − K H)ᵀ + K R Kᵀ, symmetrised, so P stays symmetric positive-definite.
+///
+/// Measurements must come in time order: a timestamp older than the state is rejected with
+/// ``TrackingError/timestampBeforeState(time:stateTime:)`` (no reorder buffer; equal times are
+/// fine). Every error leaves the tracker unchanged.
+///
+/// Complexity: O(1) time and no heap allocation per predict or update (unless history is
+/// recorded, which appends one ``TrackStep`` per distinct time).
+public struct KalmanTracker: Sendable {
+    /// The tuning this tracker runs with.
+    public private(set) var configuration: TrackerConfiguration
+    /// The time of the state, seconds.
+    public private(set) var time: Double
+    /// The state (x, y, vx, vy): metres and metres per second.
+    public internal(set) var state: Vector4
+    /// The 4 × 4 state covariance (m², m²/s, m²/s²).
+    public internal(set) var covariance: Matrix4
+    /// The floor level the track is on, if known.
+    public private(set) var level: Int?
+    /// Elevation of the current floor, metres: the receiver is at floorElevation +
+    /// ``TrackerConfiguration/receiverHeight``.
+    public private(set) var floorElevation: Double
+    /// The outline the estimate is kept inside, if any (initially the configuration's).
+    public private(set) var outline: Polygon?
+    /// Every step so far, when ``TrackerConfiguration/recordsHistory`` is on (else empty).
+    public private(set) var history: [TrackStep] = []
+
+    private var fixRejections = 0
+    var rssiRejections = 0
+    /// Exponentially weighted mean of the RSSI samples' normalised innovation squared ν²/S
+    /// (each capped at ``nisCap``): about 1 while the filter is consistent.
+    var meanNIS = 1.0
+    /// RSSI samples since the track started or was last reset.
+    var rssiSamplesSinceReset = 0
+    private let fixGate: Double
+    private let rssiGate: Double
+
+    /// Starts a track at a first position fix: position and its covariance from the fix,
+    /// velocity zero with standard deviation ``TrackerConfiguration/initialVelocitySigma``.
+    ///
+    /// - Parameters:
+    ///   - first: the first fix (seconds, metres, m²); its level, if any, becomes the track's.
+    ///   - configuration: the tuning (validated).
+    ///   - floorElevation: elevation of the fix's floor, metres (default 0).
+    public init(first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
+                floorElevation: Double = 0) throws(TrackingError) {
+        try configuration.validate()
+        try first.validate()
+        guard floorElevation.isFinite else { throw .nonFiniteInput(field: "floorElevation") }
+        self.configuration = configuration
+        self.fixGate = configuration.fixGate
+        self.rssiGate = configuration.rssiGate
+        self.outline = configuration.outline
+        self.floorElevation = floorElevation
+        self.time = first.time
+        self.level = first.level
+        self.state = .zero
+        self.covariance = .identity
+        start(at: first)
+    }
+
+    /// The current estimate (time, position, velocity, horizontal covariance, level).
+    public var estimate: TrackEstimate {
+        TrackEstimate(time: time, state: state, covariance: covariance, level: level)
+    }
+
+    /// The estimate predicted to `time` (seconds) without changing the tracker.
+    public func estimate(at time: Double) throws(TrackingError) -> TrackEstimate {
+        var copy = self
+        copy.configuration.recordsHistory = false
+        copy.history = []
+        try copy.predict(to: time)
+        return copy.estimate
+    }
+
+    // MARK: - Predict
+
+    /// Predicts the state to `time` (seconds): x = F x, P = F P Fᵀ + Q. A gap grows the
+    /// covariance (position variance ∝ q dt³/3); past ``TrackerConfiguration/maximumPositionVariance``
+    /// the track stops coasting (velocity zero, covariance capped). Predicting to the current time
+    /// does nothing.
+    ///
+    /// - Throws: `nonFiniteInput` for NaN/∞, `timestampBeforeState` for a time before the state.
+    public mutating func predict(to time: Double) throws(TrackingError) {
+        guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
+        let dt = time - self.time
+        guard dt > 0 else { return }
+        let q = configuration.accelerationDensity
+        let dt2 = dt * dt, dt3 = dt2 * dt
+        // x⁻ = F x
+        var x = state
+        x[0] += dt * x[2]
+        x[1] += dt * x[3]
+        // P⁻ = F P Fᵀ + Q
+        let f = Self.transition(dt)
+        var p = f * covariance * f.transposed
+        let qpp = q * dt3 / 3, qpv = q * dt2 / 2, qvv = q * dt
+        p.r0 += Vector4(qpp, 0, qpv, 0)
+        p.r1 += Vector4(0, qpp, 0, qpv)
+        p.r2 += Vector4(qpv, 0, qvv, 0)
+        p.r3 += Vector4(0, qpv, 0, qvv)
+        p = p.symmetrized
+        var coastLimit = false
+        let cap = configuration.maximumPositionVariance
+        if p[0, 0] > cap || p[1, 1] > cap {
+            // Coast limit: the motion model no longer says anything useful about where the
+            // walker is; stop extrapolating and keep a bounded, honest covariance.
+            let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+            x[2] = 0
+            x[3] = 0
+            p = .diagonal(Vector4(cap, cap, v0, v0))
+            coastLimit = true
+        }
+        self.time = time
+        state = x
+        covariance = p
+        if let outline { constrain(to: outline) }
+        if configuration.recordsHistory {
+            history.append(TrackStep(time: time, interval: dt, predictedState: state, predictedCovariance: covariance,
+                                     state: state, covariance: covariance, startsSegment: coastLimit, level: level))
+        }
+    }
+
+    /// The transition matrix F(dt) of the constant-velocity model.
+    @inlinable
+    static func transition(_ dt: Double) -> Matrix4 {
+        Matrix4(Vector4(1, 0, dt, 0), Vector4(0, 1, 0, dt), Vector4(0, 0, 1, 0), Vector4(0, 0, 0, 1))
+    }
+
+    // MARK: - Position update
+
+    /// Fuses a position fix (Kalman update with H = [I₂ 0] and R = the fix's covariance), after
+    /// predicting to its time.
+    ///
+    /// A fix whose squared Mahalanobis distance exceeds the 2-degree-of-freedom gate is ignored
+    /// (`.gated`); after ``TrackerConfiguration/fixRejectionsBeforeReset`` rejections in a row the
+    /// track is re-initialised at the fix (`.reset`): a lost track recovers instead of drifting.
+    /// A fix with a level different from the track's re-initialises the track at the fix.
+    ///
+    /// - Throws: `nonFiniteInput`, `invalidCovariance`, `timestampBeforeState`.
+    @discardableResult
+    public mutating func update(_ m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
+        try m.validate()
+        try predict(to: m.time)
+        if let newLevel = m.level, let level, newLevel != level {
+            start(at: m)
+            return .reset
+        }
+        let p = covariance
+        // ν = z − H x
+        let nu0 = m.x - state[0], nu1 = m.y - state[1]
+        // S = H P Hᵀ + R (2 × 2), factored S = L Lᵀ.
+        let s00 = p[0, 0] + m.covarianceXX, s01 = p[0, 1] + m.covarianceXY, s11 = p[1, 1] + m.covarianceYY
+        guard let chol = Cholesky2(s00, s01, s11) else { throw .covarianceNotPositiveDefinite }
+        // d² = νᵀ S⁻¹ ν, by solving S w = ν.
+        let w = chol.solve(nu0, nu1)
+        let d2 = nu0 * w.0 + nu1 * w.1
+        if d2 > fixGate {
+            fixRejections += 1
+            if fixRejections >= configuration.fixRejectionsBeforeReset {
+                start(at: m)
+                return .reset
+            }
+            return .gated(mahalanobisSquared: d2, consecutive: fixRejections)
+        }
+        fixRejections = 0
+        // K = P Hᵀ S⁻¹: row j of K solves S kⱼ = (P Hᵀ)ⱼ = (P[j,0], P[j,1]).
+        var k0 = Vector4.zero, k1 = Vector4.zero
+        for j in 0..<4 {
+            let kj = chol.solve(p[j, 0], p[j, 1])
+            k0[j] = kj.0
+            k1[j] = kj.1
+        }
+        // x = x + K ν
+        let x = state + k0 * nu0 + k1 * nu1
+        // Joseph form: P = (I − K H) P (I − K H)ᵀ + K R Kᵀ.
+        let a = Matrix4.identity - Matrix4.outer(k0, Vector4(1, 0, 0, 0)) - Matrix4.outer(k1, Vector4(0, 1, 0, 0))
+        var kr = m.covarianceXX * Matrix4.outer(k0, k0) + m.covarianceYY * Matrix4.outer(k1, k1)
+        kr = kr + m.covarianceXY * (Matrix4.outer(k0, k1) + Matrix4.outer(k1, k0))
+        let newP = (a * p * a.transposed + kr).symmetrized
+        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
+            throw .covarianceNotPositiveDefinite
+        }
+        state = x
+        covariance = newP
+        if m.level != nil { level = m.level }
+        finishUpdate()
+        return .accepted(mahalanobisSquared: d2)
+    }
+
+    /// Checks the track against an independent position fix without fusing it, and re-initialises
+    /// the track at the fix when ``TrackerConfiguration/fixRejectionsBeforeReset`` fixes in a row
+    /// fail the Mahalanobis gate. Use it when the track is fed by RSSI samples and the fixes come
+    /// from the same samples: fusing both would count the samples twice, but the fix, solved from
+    /// scratch each epoch, still detects a track that sits at a wrong (e.g. mirrored) position.
+    ///
+    /// Returns `.accepted` when the fix agrees (the state is unchanged), `.gated` when it
+    /// disagrees, `.reset` when the track was re-initialised at it. Predicts to the fix's time.
+    ///
+    /// - Throws: `nonFiniteInput`, `invalidCovariance`, `timestampBeforeState`.
+    @discardableResult
+    public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
+        try m.validate()
+        try predict(to: m.time)
+        let p = covariance
+        let nu0 = m.x - state[0], nu1 = m.y - state[1]
+        guard let chol = Cholesky2(p[0, 0] + m.covarianceXX, p[0, 1] + m.covarianceXY,
+                                   p[1, 1] + m.covarianceYY) else { throw .covarianceNotPositiveDefinite }
+        let w = chol.solve(nu0, nu1)
+        let d2 = nu0 * w.0 + nu1 * w.1
+        guard d2 > fixGate else {
+            fixRejections = 0
+            return .accepted(mahalanobisSquared: d2)
+        }
+        fixRejections += 1
+        guard fixRejections >= configuration.fixRejectionsBeforeReset else {
+            return .gated(mahalanobisSquared: d2, consecutive: fixRejections)
+        }
+        start(at: m)
+        return .reset
+    }
+
+    // MARK: - RSSI update (EKF)
+
+    /// Fuses one RSSI sample at its own time by the extended Kalman filter, after predicting to
+    /// its time:
+    ///
+    ///     h(x) = P₀ − 10 n log₁₀ d,   d = √((x − bₓ)² + (y − b_y)² + (z_r − b_z)²)
+    ///     H = ∂h/∂x = −(10 n / ln 10) · ((x − bₓ)/d², (y − b_y)/d², 0, 0)
+    ///     S = H P Hᵀ + σ²,   K = P Hᵀ / S
+    ///
+    /// with z_r = floor elevation + receiver height and d ≥ 1 cm. A sample whose squared
+    /// Mahalanobis distance ν²/S exceeds the 1-degree-of-freedom gate is ignored (`.gated`);
+    /// after ``TrackerConfiguration/rssiRejectionsBeforeReset`` in a row the position covariance
+    /// is inflated to at least ``TrackerConfiguration/resetPositionVariance`` per axis, the
+    /// velocity zeroed, and the sample fused (`.reset`).
+    ///
+    /// - Throws: `nonFiniteInput`, `implausibleRSSI` (RSSI ≥ 0), `invalidPathLossModel`,
+    ///   `timestampBeforeState`.
+    @discardableResult
+    public mutating func update(_ s: RSSIMeasurement) throws(TrackingError) -> UpdateOutcome {
+        try s.validate()
+        try predict(to: s.time)
+        var outcome = UpdateOutcome.accepted(mahalanobisSquared: 0)
+        var (h, jacobian) = measurement(s)
+        var ph = covariance * jacobian
+        let r = s.model.sigma * s.model.sigma
+        // S = H P Hᵀ + R (scalar, ≥ R > 0).
+        var innovationVariance = (jacobian * ph).sum() + r
+        var nu = s.rssi - h
+        let d2 = nu * nu / innovationVariance
+        meanNIS += (min(d2, Self.nisCap) - meanNIS) * Self.nisWeight
+        rssiSamplesSinceReset += 1
+        let inconsistent = rssiSamplesSinceReset >= Self.nisWindow && meanNIS > configuration.lostInnovationLevel
+        if d2 > rssiGate || inconsistent {
+            if d2 > rssiGate { rssiRejections += 1 }
+            guard rssiRejections >= configuration.rssiRejectionsBeforeReset || inconsistent else {
+                return .gated(mahalanobisSquared: d2, consecutive: rssiRejections)
+            }
+            // Lost: widen the position uncertainty, forget the velocity, then fuse this sample.
+            inflateForReset()
+            (h, jacobian) = measurement(s)
+            ph = covariance * jacobian
+            innovationVariance = (jacobian * ph).sum() + r
+            nu = s.rssi - h
+            outcome = .reset
+        } else {
+            outcome = .accepted(mahalanobisSquared: d2)
+        }
+        rssiRejections = 0
+        // K = P Hᵀ S⁻¹ (S is a scalar: the solve is one division by S ≥ σ² > 0).
+        var k = ph / innovationVariance
+        // x = x + K ν
+        var x = state + k * nu
+        // Iterated EKF: relinearise h at the updated state,
+        // xᵢ₊₁ = x⁻ + K (z − h(xᵢ) − H (x⁻ − xᵢ)).
+        let prior = state
+        for _ in 1..<max(configuration.rssiIterations, 1) {
+            state = x
+            (h, jacobian) = measurement(s)
+            ph = covariance * jacobian
+            innovationVariance = (jacobian * ph).sum() + r
+            k = ph / innovationVariance
+            x = prior + k * (s.rssi - h - (jacobian * (prior - x)).sum())
+        }
+        state = prior
+        // Joseph form: P = (I − K H) P (I − K H)ᵀ + K R Kᵀ.
+        let a = Matrix4.identity - Matrix4.outer(k, jacobian)
+        let newP = (a * covariance * a.transposed + r * Matrix4.outer(k, k)).symmetrized
+        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
+            throw .covarianceNotPositiveDefinite
+        }
+        state = x
+        covariance = newP
+        finishUpdate()
+        return outcome
+    }
+
+    /// Weight of the newest sample in the running mean of ν²/S (about the last 64 samples).
+    static let nisWeight = 1.0 / 64
+    /// Samples the running mean needs before it may declare the track lost.
+    static let nisWindow = 64
+    /// Cap on one sample's ν²/S in the running mean, so that one outlier cannot reset the track.
+    static let nisCap = 16.0
+
+    /// The lost-track reset of the RSSI updates: position variance raised to at least
+    /// ``TrackerConfiguration/resetPositionVariance``, velocity zeroed, a new history segment.
+    mutating func inflateForReset() {
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        let rv = configuration.resetPositionVariance
+        state[2] = 0
+        state[3] = 0
+        covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
+        markSegmentStart()
+        meanNIS = 1
+        rssiSamplesSinceReset = 0
+        rssiRejections = 0
+    }
+
+    /// Limits the speed to ``TrackerConfiguration/maximumSpeed`` by scaling the velocity.
+    private mutating func limitSpeed() {
+        let v2 = state[2] * state[2] + state[3] * state[3]
+        let vmax = configuration.maximumSpeed
+        guard v2 > vmax * vmax else { return }
+        let scale = vmax / v2.squareRoot()
+        state[2] *= scale
+        state[3] *= scale
+    }
+
+    /// h(x) and its Jacobian H (as a row 4-vector) for an RSSI sample at the current state.
+    @inline(__always)
+    private func measurement(_ s: RSSIMeasurement) -> (Double, Vector4) {
+        let dx = state[0] - s.beaconPosition.x
+        let dy = state[1] - s.beaconPosition.y
+        let dz = floorElevation + configuration.receiverHeight - s.beaconPosition.z
+        let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+        let slope = s.model.logSlope
+        let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
+        return (h, Vector4(-slope * dx / d2, -slope * dy / d2, 0, 0))
+    }
+
+    // MARK: - Floors, resets, constraint
+
+    /// Moves the track to another floor at `time` (seconds): the horizontal position is kept,
+    /// the velocity is zeroed (stairs and lifts turn the walker), the position variance is raised
+    /// to at least ``TrackerConfiguration/resetPositionVariance`` per axis, and the history starts a
+    /// new segment.
+    ///
+    /// - Parameters:
+    ///   - level: the new level.
+    ///   - elevation: the new floor's elevation, metres.
+    ///   - outline: the new floor's outline to keep the estimate inside (nil: none).
+    ///   - time: when the change was decided, seconds.
+    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?,
+                                     at time: Double) throws(TrackingError) {
+        guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
+        try predict(to: time)
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        let rv = configuration.resetPositionVariance
+        self.level = level
+        floorElevation = elevation
+        self.outline = outline
+        state[2] = 0
+        state[3] = 0
+        covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
+        fixRejections = 0
+        rssiRejections = 0
+        if let outline { constrain(to: outline) }
+        markSegmentStart()
+    }
+
+    /// Re-initialises the track at a fix (as ``init(first:configuration:floorElevation:)`` does),
+    /// keeping the configuration, floor elevation and outline.
+    ///
+    /// - Throws: `nonFiniteInput`, `invalidCovariance`, `timestampBeforeState`.
+    public mutating func reset(to m: PositionMeasurement) throws(TrackingError) {
+        try m.validate()
+        guard m.time >= time else { throw .timestampBeforeState(time: m.time, stateTime: time) }
+        start(at: m)
+    }
+
+    /// Sets the state from a fix: position and covariance from it, velocity zero.
+    private mutating func start(at m: PositionMeasurement) {
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        time = m.time
+        if m.level != nil { level = m.level }
+        state = Vector4(m.x, m.y, 0, 0)
+        covariance = Matrix4(Vector4(m.covarianceXX, m.covarianceXY, 0, 0),
+                             Vector4(m.covarianceXY, m.covarianceYY, 0, 0),
+                             Vector4(0, 0, v0, 0), Vector4(0, 0, 0, v0))
+        fixRejections = 0
+        rssiRejections = 0
+        meanNIS = 1
+        rssiSamplesSinceReset = 0
+        if let outline { constrain(to: outline) }
+        if configuration.recordsHistory {
+            if let last = history.last, last.time == time { history.removeLast() }
+            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+                                     state: state, covariance: covariance, startsSegment: true, level: level))
+        }
+    }
+
+    /// After an update: apply the outline constraint and record the posterior.
+    mutating func finishUpdate() {
+        limitSpeed()
+        if let outline { constrain(to: outline) }
+        guard configuration.recordsHistory else { return }
+        if let last = history.indices.last, history[last].time == time {
+            history[last].state = state
+            history[last].covariance = covariance
+            history[last].level = level
+        } else {
+            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+                                     state: state, covariance: covariance, startsSegment: true, level: level))
+        }
+    }
+
+    /// Marks the current step as the start of a segment (the smoother does not cross it).
+    private mutating func markSegmentStart() {
+        guard configuration.recordsHistory else { return }
+        if let last = history.indices.last, history[last].time == time {
+            history[last].startsSegment = true
+            history[last].predictedState = state
+            history[last].predictedCovariance = covariance
+            history[last].state = state
+            history[last].covariance = covariance
+            history[last].level = level
+        } else {
+            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+                                     state: state, covariance: covariance, startsSegment: true, level: level))
+        }
+    }
+
+    /// Keeps the position inside `outline`: a position outside is moved to the nearest boundary
+    /// point plus ``TrackerConfiguration/outlineMargin`` inwards, and the velocity loses its
+    /// outward component. The covariance is left as it is (the projection only removes error).
+    private mutating func constrain(to outline: Polygon) {
+        let p = Point2D(x: state[0], y: state[1])
+        guard !outline.contains(p) else { return }
+        let projected = OutlineConstraint.project(p, into: outline, margin: configuration.outlineMargin)
+        let nx = projected.x - p.x, ny = projected.y - p.y
+        let length = (nx * nx + ny * ny).squareRoot()
+        state[0] = projected.x
+        state[1] = projected.y
+        guard length > 0 else { return }
+        let ux = nx / length, uy = ny / length
+        let outward = -(state[2] * ux + state[3] * uy)
+        if outward > 0 {
+            state[2] += outward * ux
+            state[3] += outward * uy
+        }
+    }
+}
+
+/// A 2 × 2 symmetric positive-definite matrix factored as L Lᵀ, for solving with S.
+struct Cholesky2 {
+    let l00: Double, l10: Double, l11: Double
+
+    /// Factors [[a, b], [b, c]]; nil unless positive-definite and finite.
+    init?(_ a: Double, _ b: Double, _ c: Double) {
+        guard a > 0, a.isFinite else { return nil }
+        let l00 = a.squareRoot()
+        let l10 = b / l00
+        let rest = c - l10 * l10
+        guard rest > 0, rest.isFinite else { return nil }
+        self.l00 = l00
+        self.l10 = l10
+        self.l11 = rest.squareRoot()
+    }
+
+    /// Solves L Lᵀ w = (u, v).
+    func solve(_ u: Double, _ v: Double) -> (Double, Double) {
+        let y0 = u / l00
+        let y1 = (v - l10 * y0) / l11
+        let w1 = y1 / l11
+        let w0 = (y0 - l10 * w1) / l00
+        return (w0, w1)
+    }
+}

@@ -1,0 +1,53 @@
+import BeaconModel
+
+/// A measured horizontal position with its covariance, as a solver's fix gives it: the input of
+/// ``KalmanTracker/update(_:)-(PositionMeasurement)`` and of ``KalmanTracker/init(first:configuration:)``.
+public struct PositionMeasurement: Sendable, Hashable, Codable {
+    /// The time the position stands for, seconds.
+    public var time: Double
+    /// East coordinate, metres.
+    public var x: Double
+    /// North coordinate, metres.
+    public var y: Double
+    /// Variance of x, m².
+    public var covarianceXX: Double
+    /// Covariance of x and y, m².
+    public var covarianceXY: Double
+    /// Variance of y, m².
+    public var covarianceYY: Double
+    /// The floor level the position is on, if known.
+    public var level: Int?
+
+    /// A measurement from its parts: time in seconds, position in metres, covariance in m².
+    public init(time: Double, x: Double, y: Double,
+                covarianceXX: Double, covarianceXY: Double = 0, covarianceYY: Double,
+                level: Int? = nil) {
+        self.time = time
+        self.x = x
+        self.y = y
+        self.covarianceXX = covarianceXX
+        self.covarianceXY = covarianceXY
+        self.covarianceYY = covarianceYY
+        self.level = level
+    }
+
+    /// A measurement at `position` (metres) with an isotropic standard deviation `sigma` (metres).
+    public init(time: Double, position: Point2D, sigma: Double, level: Int? = nil) {
+        self.init(time: time, x: position.x, y: position.y,
+                  covarianceXX: sigma * sigma, covarianceXY: 0, covarianceYY: sigma * sigma, level: level)
+    }
+
+    /// The position, metres.
+    public var position: Point2D { Point2D(x: x, y: y) }
+
+    /// Throws unless every value is finite and the covariance is positive-definite.
+    func validate() throws(TrackingError) {
+        guard time.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.time") }
+        guard x.isFinite, y.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.position") }
+        guard covarianceXX.isFinite, covarianceXY.isFinite, covarianceYY.isFinite,
+              covarianceXX > 0, covarianceYY > 0,
+              covarianceXX * covarianceYY - covarianceXY * covarianceXY > 0 else {
+            throw .invalidCovariance(xx: covarianceXX, xy: covarianceXY, yy: covarianceYY)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import BeaconModel
+import Ranging
+
+/// One RSSI sample of one beacon at its own time: the input of the extended-Kalman update
+/// ``KalmanTracker/update(_:)-(RSSIMeasurement)``.
+public struct RSSIMeasurement: Sendable, Hashable, Codable {
+    /// When the sample was received, seconds.
+    public var time: Double
+    /// The beacon's absolute position in the building frame, metres (z = floor elevation +
+    /// height on the floor, as ``ResolvedBeacon/position`` gives it).
+    public var beaconPosition: Point3D
+    /// The beacon's path-loss model: P₀ (dBm at 1 m), exponent n and shadowing σ (dB), which is
+    /// the measurement noise: R = σ².
+    public var model: PathLossModel
+    /// Received signal strength, dBm (negative).
+    public var rssi: Double
+
+    /// A sample from its parts: time in seconds, beacon position in metres, RSSI in dBm.
+    public init(time: Double, beaconPosition: Point3D, model: PathLossModel, rssi: Double) {
+        self.time = time
+        self.beaconPosition = beaconPosition
+        self.model = model
+        self.rssi = rssi
+    }
+
+    /// Throws unless the sample is finite, the RSSI negative and the model usable.
+    func validate() throws(TrackingError) {
+        guard time.isFinite else { throw .nonFiniteInput(field: "RSSIMeasurement.time") }
+        guard beaconPosition.x.isFinite, beaconPosition.y.isFinite, beaconPosition.z.isFinite else {
+            throw .nonFiniteInput(field: "RSSIMeasurement.beaconPosition")
+        }
+        guard rssi.isFinite else { throw .nonFiniteInput(field: "RSSIMeasurement.rssi") }
+        guard rssi < 0 else { throw .implausibleRSSI(rssi) }
+        guard model.measuredPower.isFinite, model.exponent.isFinite, model.exponent > 0,
+              model.sigma.isFinite, model.sigma > 0 else {
+            throw .invalidPathLossModel(model)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import BeaconModel
+import Foundation
+
+/// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
+/// (see Docs/Tracking.md, "Tuning").
+public struct TrackerConfiguration: Sendable, Hashable {
+    /// Acceleration spectral density q of the white-noise-acceleration model, m²/s³ per axis.
+    /// Over a step of dt seconds the velocity variance grows by q·dt (m²/s²). The default 0.2
+    /// fits a walking person: speed changes of about ±0.5 m/s within a few seconds (turns,
+    /// stops) give q ≈ Δv² / T ≈ 0.25 / 1.5 s.
+    public var accelerationDensity: Double
+    /// Probability that a measurement which fits the model passes the Mahalanobis gate
+    /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
+    /// samples and 2 for position fixes. Default 0.999.
+    public var gateProbability: Double
+    /// Position fixes rejected in a row before the track is taken as lost and re-initialised at
+    /// the next fix. Default 3 (three seconds of consistent disagreement at one fix per second).
+    public var fixRejectionsBeforeReset: Int
+    /// RSSI samples rejected in a row before the track is taken as lost and its position
+    /// covariance inflated to ``resetPositionVariance``. Default 12 (about 0.4 s of every beacon
+    /// disagreeing at 32 samples/s).
+    public var rssiRejectionsBeforeReset: Int
+    /// Level of the running mean of the RSSI samples' normalised innovation squared ν²/S (over
+    /// about the last 64 samples, each capped at 16) above which the track is taken as lost and
+    /// reset like after repeated rejections. A consistent filter keeps it near 1; a track that
+    /// sits at a wrong (for example mirrored) position keeps it high while every single sample
+    /// may still pass the gate. Default 2.
+    public var lostInnovationLevel: Double
+    /// Linearisations per RSSI sample: 1 is the extended Kalman filter, more is the iterated
+    /// EKF (Gauss–Newton on the prior and the sample), which follows the curvature of the
+    /// log-distance model near a beacon. Default 1.
+    public var rssiIterations: Int
+    /// Largest plausible speed, m/s: a faster velocity estimate is scaled down to it after each
+    /// update. Default 2.5 (a brisk walk is 1.5–2 m/s).
+    public var maximumSpeed: Double
+    /// Position variance per axis set by an RSSI reset or a floor change, m². Default 9 (3 m).
+    public var resetPositionVariance: Double
+    /// Standard deviation of each velocity component when a track starts, m/s. Default 0.8
+    /// (a walker's 1–1.3 m/s in an unknown direction).
+    public var initialVelocitySigma: Double
+    /// Largest position variance per axis, m², that prediction may reach. Beyond it (a long
+    /// gap) the track coasts no further: the velocity is set to zero and the covariance to
+    /// diag(cap, cap, v₀², v₀²) with v₀ = ``initialVelocitySigma``. Default 100 (10 m).
+    public var maximumPositionVariance: Double
+    /// Height of the receiver (phone) above its floor, metres: the EKF measures the distance
+    /// to a beacon from (x, y, floor elevation + receiverHeight). Default 1.2.
+    public var receiverHeight: Double
+    /// The floor outline to keep the estimate inside, if any (see ``KalmanTracker`` and
+    /// Docs/Tracking.md, "Map constraint"). Default nil.
+    public var outline: Polygon?
+    /// How far inside the outline a projected estimate is placed, metres. Default 0.05.
+    public var outlineMargin: Double
+    /// Whether the tracker records every step for the ``RTSSmoother``. Default false (no memory
+    /// grows); enable it for offline batches.
+    public var recordsHistory: Bool
+
+    /// A configuration; every argument has the documented default for a walking person.
+    public init(accelerationDensity: Double = 0.2,
+                gateProbability: Double = 0.999,
+                fixRejectionsBeforeReset: Int = 3,
+                rssiRejectionsBeforeReset: Int = 12,
+                lostInnovationLevel: Double = 2,
+                maximumSpeed: Double = 2.5,
+                rssiIterations: Int = 1,
+                resetPositionVariance: Double = 9,
+                initialVelocitySigma: Double = 0.8,
+                maximumPositionVariance: Double = 100,
+                receiverHeight: Double = 1.2,
+                outline: Polygon? = nil,
+                outlineMargin: Double = 0.05,
+                recordsHistory: Bool = false) {
+        self.accelerationDensity = accelerationDensity
+        self.gateProbability = gateProbability
+        self.fixRejectionsBeforeReset = fixRejectionsBeforeReset
+        self.rssiRejectionsBeforeReset = rssiRejectionsBeforeReset
+        self.lostInnovationLevel = lostInnovationLevel
+        self.maximumSpeed = maximumSpeed
+        self.rssiIterations = rssiIterations
+        self.resetPositionVariance = resetPositionVariance
+        self.initialVelocitySigma = initialVelocitySigma
+        self.maximumPositionVariance = maximumPositionVariance
+        self.receiverHeight = receiverHeight
+        self.outline = outline
+        self.outlineMargin = outlineMargin
+        self.recordsHistory = recordsHistory
+    }
+
+    /// Throws `invalidConfiguration` naming the first value out of range.
+    public func validate() throws(TrackingError) {
+        func check(_ ok: Bool, _ field: String, _ value: Double) throws(TrackingError) {
+            if !ok { throw .invalidConfiguration(field: field, value: value) }
+        }
+        try check(accelerationDensity.isFinite && accelerationDensity > 0, "accelerationDensity", accelerationDensity)
+        try check(gateProbability > 0 && gateProbability < 1, "gateProbability", gateProbability)
+        try check(fixRejectionsBeforeReset >= 1, "fixRejectionsBeforeReset", Double(fixRejectionsBeforeReset))
+        try check(rssiRejectionsBeforeReset >= 1, "rssiRejectionsBeforeReset", Double(rssiRejectionsBeforeReset))
+        try check(lostInnovationLevel.isFinite && lostInnovationLevel > 1, "lostInnovationLevel", lostInnovationLevel)
+        try check(rssiIterations >= 1 && rssiIterations <= 20, "rssiIterations", Double(rssiIterations))
+        try check(maximumSpeed.isFinite && maximumSpeed > 0, "maximumSpeed", maximumSpeed)
+        try check(resetPositionVariance.isFinite && resetPositionVariance > 0, "resetPositionVariance", resetPositionVariance)
+        try check(initialVelocitySigma.isFinite && initialVelocitySigma > 0, "initialVelocitySigma", initialVelocitySigma)
+        try check(maximumPositionVariance.isFinite && maximumPositionVariance > 0, "maximumPositionVariance", maximumPositionVariance)
+        try check(receiverHeight.isFinite, "receiverHeight", receiverHeight)
+        try check(outlineMargin.isFinite && outlineMargin >= 0, "outlineMargin", outlineMargin)
+        if let outline {
+            try check(outline.vertices.count >= 3 && outline.area > 0, "outline.area", outline.area)
+        }
+    }
+
+    /// The gate for a scalar (RSSI) innovation: the chi-square quantile with 1 degree of freedom.
+    public var rssiGate: Double { ChiSquare.quantile1(gateProbability) }
+
+    /// The gate for a 2-D (position) innovation: the chi-square quantile with 2 degrees of freedom.
+    public var fixGate: Double { ChiSquare.quantile2(gateProbability) }
+}
+
+/// Chi-square quantiles for 1 and 2 degrees of freedom (closed forms; no table).
+enum ChiSquare {
+    /// Quantile with 2 degrees of freedom: −2 ln(1 − p).
+    static func quantile2(_ p: Double) -> Double { -2 * Foundation.log(1 - p) }
+
+    /// Quantile with 1 degree of freedom: z², z the standard-normal quantile at (1 + p) / 2.
+    static func quantile1(_ p: Double) -> Double {
+        let z = normalQuantile((1 + p) / 2)
+        return z * z
+    }
+
+    /// Standard-normal quantile: Acklam's rational approximation (relative error < 1.2e-9),
+    /// refined by one Halley step on erfc.
+    static func normalQuantile(_ p: Double) -> Double {
+        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                 6.680131188771972e+01, -1.328068155288572e+01]
+        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                 3.754408661907416e+00]
+        let low = 0.02425
+        var x: Double
+        if p < low {
+            let q = (-2 * Foundation.log(p)).squareRoot()
+            x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        } else if p <= 1 - low {
+            let q = p - 0.5, r = q * q
+            x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+        } else {
+            let q = (-2 * Foundation.log(1 - p)).squareRoot()
+            x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        }
+        let e = 0.5 * erfc(-x / 2.0.squareRoot()) - p
+        let u = e * (2 * Double.pi).squareRoot() * Foundation.exp(x * x / 2)
+        x -= u / (1 + x * u / 2)
+        return x
+    }
+}
