@@ -1,0 +1,36 @@
+/// The plan's beacons in a flat array, with the path-loss model each one is solved with
+/// (calibration overrides, then the plan's values), so that an epoch refers to beacons by index.
+struct BeaconTable: Sendable {
+    struct Entry: Sendable {
+        var beacon: ResolvedBeacon
+        var model: PathLossModel
+    }
+
+    private(set) var entries: [Entry] = []
+    private var index: [BeaconIdentity: Int] = [:]
+    /// Levels of the plan in order, with their floor's elevation and outline.
+    private(set) var floors: [Int: Floor] = [:]
+
+    init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?) {
+        for floor in plan.floors {
+            floors[floor.level] = floor
+            for beacon in floor.beacons {
+                guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
+                var model = calibration[beacon.identity] ?? PathLossModel(resolved)
+                if let sampleSigma { model.sigma = sampleSigma }
+                index[beacon.identity] = entries.count
+                entries.append(Entry(beacon: resolved, model: model))
+            }
+        }
+    }
+
+    /// The index of a beacon, or nil when it is not in the plan. O(1).
+    func slot(of identity: BeaconIdentity) -> Int? { index[identity] }
+
+    subscript(slot: Int) -> Entry { entries[slot] }
+
+    var count: Int { entries.count }
+
+    /// Whether the plan has more than one floor with beacons.
+    var isMultiFloor: Bool { Set(entries.map(\.beacon.level)).count > 1 }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// One device's way through the pipeline: its open epoch's samples, its floor, its tracker.
+///
+/// An epoch of length E covers [start, start + E); the first starts at the device's first
+/// sample. Closing an epoch turns its samples into one report stamped at the epoch's end (Kalman)
+/// or middle (raw fix): floor choice → robust maximum-likelihood fix from the per-beacon means
+/// (its rejected beacons are left out below) → the tracker fuses every remaining sample at its
+/// own time in one iterated update → the fix verifies the track (a track that sits at a wrong
+/// place for several epochs is restarted at the fix). Epochs without samples give no report.
+struct DeviceTrack: Sendable {
+    struct Pending: Sendable {
+        var time: Double
+        var slot: Int
+        var rssi: Double
+    }
+
+    let device: String?
+    private(set) var epochStart: Double?
+    private var pending: [Pending] = []
+    private var tracker: KalmanTracker?
+    private var retiredHistory: [TrackStep] = []
+    private var floorEstimator: FloorEstimator
+    private var level: Int?
+    // Reused per epoch so that steady state allocates little.
+    private var sums: [Double]
+    private var counts: [Int]
+    private var touched: [Int] = []
+    private var observations: [BeaconObservation] = []
+    private var measurements: [RSSIMeasurement] = []
+    private var fix = Fix()
+
+    init(device: String?, beaconCount: Int, floor: FloorEstimator.Configuration) throws(PositioningError) {
+        self.device = device
+        do {
+            floorEstimator = try FloorEstimator(configuration: floor)
+        } catch {
+            throw .invalidConfiguration(String(describing: error))
+        }
+        sums = Array(repeating: 0, count: beaconCount)
+        counts = Array(repeating: 0, count: beaconCount)
+    }
+
+    /// Buffers a sample; closes every epoch that ends before `time − reorderDelay` first.
+    mutating func add(_ sample: Pending, context: inout EpochContext, into reports: inout [PositionReport]) -> Bool {
+        let epoch = context.configuration.epoch
+        if epochStart == nil { epochStart = sample.time }
+        guard var start = epochStart, sample.time >= start else { return false }
+        while sample.time >= start + epoch + context.configuration.reorderDelay {
+            closeEpoch(end: start + epoch, context: &context, into: &reports)
+            // Skip empty epochs in one step, keeping the grid.
+            let next = start + epoch
+            let earliest = pending.map(\.time).min() ?? sample.time
+            let skipped = max(0, ((earliest - next) / epoch).rounded(.down))
+            start = next + skipped * epoch
+            epochStart = start
+        }
+        pending.append(sample)
+        return true
+    }
+
+    /// Closes every open epoch (end of input).
+    mutating func flush(context: inout EpochContext, into reports: inout [PositionReport]) {
+        let epoch = context.configuration.epoch
+        while var start = epochStart, !pending.isEmpty {
+            closeEpoch(end: start + epoch, context: &context, into: &reports)
+            guard let earliest = pending.map(\.time).min() else { break }
+            start += epoch * max(1, ((earliest - start) / epoch).rounded(.down))
+            epochStart = start
+        }
+    }
+
+    /// The tracker's recorded steps (RTS input), oldest first.
+    var history: [TrackStep] { retiredHistory + (tracker?.history ?? []) }
+
+    // MARK: Closing an epoch
+
+    private mutating func closeEpoch(end: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
+        // Take this epoch's samples, in time order; later ones stay pending.
+        pending.sort { $0.time < $1.time }
+        let split = pending.firstIndex { $0.time >= end } ?? pending.count
+        guard split > 0 else { return }
+        let samples = pending[..<split]
+        defer { pending.removeFirst(split) }
+
+        let table = context.beacons
+        for s in samples {
+            if counts[s.slot] == 0 { touched.append(s.slot) }
+            sums[s.slot] += s.rssi
+            counts[s.slot] += 1
+        }
+        defer {
+            for slot in touched { sums[slot] = 0; counts[slot] = 0 }
+            touched.removeAll(keepingCapacity: true)
+        }
+
+        let level = chooseLevel(at: end, samples: samples, table: table)
+        guard let floor = table.floors[level] else { return }
+
+        observations.removeAll(keepingCapacity: true)
+        for slot in touched where table[slot].beacon.level == level {
+            let entry = table[slot]
+            observations.append(BeaconObservation(
+                identity: entry.beacon.identity, position: entry.beacon.position, level: level,
+                model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]), count: counts[slot]))
+        }
+        let solved = context.solve(observations, level: level, into: &fix)
+        let configuration = context.configuration
+        let start = end - configuration.epoch
+
+        guard solved else { return }
+        if configuration.tracking == .none {
+            // A snapshot fix stands for the middle of the window its samples came from.
+            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor, context: context))
+            return
+        }
+
+        let measured = PositionMeasurement(
+            time: end, x: fix.position.x, y: fix.position.y, covarianceXX: max(fix.covariance.xx, 1e-6),
+            covarianceXY: fix.covariance.xy, covarianceYY: max(fix.covariance.yy, 1e-6), level: level)
+        do {
+            if tracker == nil {
+                guard fix.status.isDetermined else {
+                    reports.append(report(time: end, fix: fix, floor: floor, context: context))
+                    return
+                }
+                var trackerConfiguration = configuration.tracker
+                trackerConfiguration.receiverHeight = context.receiverHeight
+                trackerConfiguration.outline = configuration.constrainToOutline ? floor.outline : nil
+                trackerConfiguration.recordsHistory = configuration.recordsHistory
+                tracker = try KalmanTracker(first: measured, configuration: trackerConfiguration,
+                                            floorElevation: floor.elevation)
+            } else if var current = tracker {
+                if current.level != level {
+                    try current.changeLevel(to: level, elevation: floor.elevation,
+                                            outline: configuration.constrainToOutline ? floor.outline : nil, at: start)
+                }
+                measurements.removeAll(keepingCapacity: true)
+                for s in samples where table[s.slot].beacon.level == level && s.time >= current.time {
+                    let identity = table[s.slot].beacon.identity
+                    if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
+                    measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
+                                                        model: table[s.slot].model, rssi: s.rssi))
+                }
+                try current.update(measurements, at: end)
+                if fix.status.isDetermined {
+                    try current.verify(against: measured)
+                }
+                tracker = current
+            }
+        } catch {
+            // The tracker refused its input (it is left unchanged by a throw); restart it at the
+            // next determined fix rather than stop reporting.
+            retiredHistory += tracker?.history ?? []
+            tracker = nil
+            context.statistics.trackRestarts += 1
+            if fix.status.isDetermined {
+                reports.append(report(time: end, fix: fix, floor: floor, context: context))
+            }
+            return
+        }
+        guard let estimate = tracker?.estimate else { return }
+        let position = Point3D(x: estimate.position.x, y: estimate.position.y,
+                               z: floor.elevation + context.receiverHeight)
+        reports.append(PositionReport(
+            timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
+            zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
+            beaconCount: observations.count))
+    }
+
+    /// The floor of this epoch: the only one, or the floor rule's choice from each level's
+    /// strongest readings.
+    private mutating func chooseLevel(at time: Double, samples: ArraySlice<Pending>, table: BeaconTable) -> Int {
+        guard table.isMultiFloor else { return table[samples.first!.slot].beacon.level }
+        var byLevel: [Int: [Double]] = [:]
+        for s in samples { byLevel[table[s.slot].beacon.level, default: []].append(s.rssi) }
+        let evidence = byLevel.mapValues { FloorEstimator.score(rssi: $0) }
+        let decision = try? floorEstimator.update(time: time, evidence: evidence)
+        let chosen = decision?.level ?? level ?? evidence.max { $0.value < $1.value }!.key
+        level = chosen
+        return chosen
+    }
+
+    private func report(time: Double, fix: Fix, floor: Floor, context: EpochContext) -> PositionReport {
+        PositionReport(
+            timestamp: time, device: device, position: fix.position, level: floor.level,
+            accuracy: fix.accuracy, zone: floor.zone(containing: fix.position.planar)?.id,
+            source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count)
+    }
+}

@@ -1,0 +1,110 @@
+extension PositioningEngine {
+    /// How the engine turns fixes into reports.
+    public enum TrackingMode: String, Sendable, Hashable, CaseIterable {
+        /// A Kalman tracker fuses every RSSI sample at its own time (the default).
+        case kalman
+        /// No tracker: each epoch's maximum-likelihood fix is reported on its own.
+        case none
+    }
+
+    /// The engine's settings. Every value has a default suited to a person walking with a phone.
+    public struct Configuration: Sendable, Hashable {
+        /// Length of an epoch, seconds: one report per device and epoch in which it heard a
+        /// beacon. Default 1 s (what ranging delivers on iOS).
+        public var epoch: Double
+        /// How far a sample may arrive behind a later one of the same device and still be used,
+        /// seconds. An epoch is closed only when a sample at least this much past its end arrives
+        /// (or at ``PositioningEngine/finish()``), so reports are delayed by this much. Samples
+        /// later than that are counted in ``Statistics/late`` and dropped. Default 0 (live use,
+        /// no delay); batch processing uses 1 s.
+        public var reorderDelay: Double
+        /// Kalman tracking or raw fixes. Default ``TrackingMode/kalman``.
+        public var tracking: TrackingMode
+        /// The tracker's tuning (its receiver height and outline are set by the engine from the
+        /// plan). Default: ``TrackerConfiguration``'s walking defaults.
+        public var tracker: TrackerConfiguration
+        /// The solver's settings for each epoch's fix (its dimension, outline and floor
+        /// elevations are set by the engine from the plan). Default: maximum likelihood, robust.
+        public var solver: TrilaterationSolver.Configuration
+        /// The floor rule. Default: ``FloorEstimator/Configuration``'s defaults.
+        public var floor: FloorEstimator.Configuration
+        /// Shadowing standard deviation of a single RSSI sample, dB, used for every beacon when
+        /// set; otherwise each beacon's calibrated σ (or ``PathLossModel/defaultSigma``).
+        /// Calibrations made from long static averages understate a walking phone's scatter;
+        /// set this (for example 6 dB) for them.
+        public var sampleSigma: Double?
+        /// Keep positions inside the floor's outline when the plan has one. Default true.
+        public var constrainToOutline: Bool
+        /// Record what the RTS smoother needs (memory grows with the track). Default false.
+        public var recordsHistory: Bool
+
+        /// Settings with the documented defaults.
+        public init(epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
+                    tracker: TrackerConfiguration = TrackerConfiguration(),
+                    solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+                    floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
+                    sampleSigma: Double? = nil, constrainToOutline: Bool = true,
+                    recordsHistory: Bool = false) {
+            self.epoch = epoch
+            self.reorderDelay = reorderDelay
+            self.tracking = tracking
+            self.tracker = tracker
+            self.solver = solver
+            self.floor = floor
+            self.sampleSigma = sampleSigma
+            self.constrainToOutline = constrainToOutline
+            self.recordsHistory = recordsHistory
+        }
+
+        /// Throws ``PositioningError/invalidConfiguration(_:)`` naming the first bad value.
+        func validate() throws(PositioningError) {
+            guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
+                throw .invalidConfiguration("epoch must be between 0.01 and 3600 s, got \(epoch)")
+            }
+            guard reorderDelay.isFinite, reorderDelay >= 0, reorderDelay <= 3600 else {
+                throw .invalidConfiguration("reorderDelay must be between 0 and 3600 s, got \(reorderDelay)")
+            }
+            if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
+                throw .invalidConfiguration("sampleSigma must be in (0, 30] dB, got \(sampleSigma)")
+            }
+            do {
+                try tracker.validate()
+                _ = try FloorEstimator(configuration: floor)
+            } catch {
+                throw .invalidConfiguration(String(describing: error))
+            }
+        }
+    }
+
+    /// What the engine has counted since it started.
+    public struct Statistics: Sendable, Hashable {
+        /// Samples used.
+        public var accepted = 0
+        /// Samples of beacons that are not in the plan.
+        public var unknownBeacon = 0
+        /// Samples whose RSSI is not a reading (0, 127, NaN, positive, below −130 dBm).
+        public var invalidRSSI = 0
+        /// Samples with a non-finite timestamp.
+        public var invalidTime = 0
+        /// Samples that arrived after their epoch was closed (see ``Configuration/reorderDelay``).
+        public var late = 0
+        /// Reports produced.
+        public var reports = 0
+        /// Times a device's track was restarted after the tracker refused its input.
+        public var trackRestarts = 0
+    }
+
+    /// What happened to one pushed sample.
+    public enum SampleOutcome: Sendable, Hashable {
+        /// Buffered for its epoch.
+        case accepted
+        /// The beacon is not in the plan.
+        case unknownBeacon
+        /// The RSSI is not a usable reading.
+        case invalidRSSI(RSSIRejection)
+        /// The timestamp is NaN or infinite.
+        case invalidTime
+        /// The sample's epoch was already closed.
+        case late
+    }
+}

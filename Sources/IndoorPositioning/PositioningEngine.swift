@@ -1,0 +1,161 @@
+/// The whole pipeline: RSSI samples in, positions out, per device.
+///
+/// For each device the samples are cut into epochs (``Configuration/epoch``, 1 s by default).
+/// At the end of an epoch the engine chooses the floor (with hysteresis), solves a robust
+/// maximum-likelihood fix from each beacon's mean RSSI, lets the Kalman tracker fuse every
+/// sample at its own timestamp, checks the track against the fix, and reports the position at
+/// the epoch's end with its zone and a 1-sigma accuracy. Devices are independent.
+///
+/// ## Streaming
+/// ```swift
+/// var engine = try PositioningEngine(plan: plan)
+/// engine.push(sample)                       // as samples arrive, in time order per device
+/// for report in engine.pull() { show(report) }
+/// ```
+/// `PositioningEngine` is a `Sendable` value: one owner pushes and pulls. It holds no locks and
+/// starts no tasks, so it fits a ranging callback, a loop over a file, or an actor of yours
+/// that serialises access when several tasks feed it.
+///
+/// ## Batch
+/// ``locate(_:plan:calibration:configuration:smooth:)`` positions a whole batch (any order),
+/// optionally with the Rauch–Tung–Striebel smoother.
+public struct PositioningEngine: Sendable {
+    /// The plan positions are computed in.
+    public let plan: FloorPlan
+    private var context: EpochContext
+    private var devices: [String?: DeviceTrack] = [:]
+    private var ready: [PositionReport] = []
+
+    /// The settings in force.
+    public var configuration: Configuration { context.configuration }
+    /// What has been counted so far (accepted, unknown, invalid and late samples, reports).
+    public var statistics: Statistics { context.statistics }
+
+    /// An engine for `plan`.
+    /// - Parameters:
+    ///   - plan: the building.
+    ///   - calibration: per-beacon path-loss models that override the plan's values (for
+    ///     example from a calibration file); beacons not listed use the plan's.
+    ///   - configuration: the settings (validated).
+    /// - Throws: ``PositioningError`` for a bad setting or a plan without beacons.
+    public init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+                configuration: Configuration = Configuration()) throws(PositioningError) {
+        try configuration.validate()
+        guard plan.beaconCount > 0 else { throw .emptyPlan }
+        self.plan = plan
+        let table = BeaconTable(plan: plan, calibration: calibration, sampleSigma: configuration.sampleSigma)
+        context = EpochContext(configuration: configuration, beacons: table,
+                               receiverHeight: plan.defaults.receiverHeight)
+    }
+
+    /// Feeds one sample. Samples of one device must come in time order (up to
+    /// ``Configuration/reorderDelay``); devices may interleave freely.
+    /// - Returns: what happened to the sample; rejected samples are also counted in
+    ///   ``statistics``. Never throws: bad samples are dropped, never fatal.
+    @discardableResult
+    public mutating func push(_ sample: RSSISample) -> SampleOutcome {
+        guard sample.timestamp.isFinite else {
+            context.statistics.invalidTime += 1
+            return .invalidTime
+        }
+        if let rejection = RSSIReading.rejection(of: sample.rssi) {
+            context.statistics.invalidRSSI += 1
+            return .invalidRSSI(rejection)
+        }
+        guard let slot = context.beacons.slot(of: sample.identity) else {
+            context.statistics.unknownBeacon += 1
+            return .unknownBeacon
+        }
+        var track: DeviceTrack
+        if let existing = devices.removeValue(forKey: sample.device) {
+            track = existing
+        } else {
+            // The configuration was validated in init, so this cannot fail; stay total anyway.
+            guard let created = try? DeviceTrack(device: sample.device, beaconCount: context.beacons.count,
+                                                 floor: context.configuration.floor) else { return .late }
+            track = created
+        }
+        let before = ready.count
+        let used = track.add(.init(time: sample.timestamp, slot: slot, rssi: sample.rssi),
+                             context: &context, into: &ready)
+        devices[sample.device] = track
+        context.statistics.reports += ready.count - before
+        if used {
+            context.statistics.accepted += 1
+            return .accepted
+        }
+        context.statistics.late += 1
+        return .late
+    }
+
+    /// The reports of the epochs closed since the last call, oldest first per device.
+    public mutating func pull() -> [PositionReport] {
+        defer { ready.removeAll(keepingCapacity: true) }
+        return ready
+    }
+
+    /// Closes every open epoch (end of input) and returns the remaining reports.
+    public mutating func finish() -> [PositionReport] {
+        let before = ready.count
+        for key in devices.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
+            guard var track = devices.removeValue(forKey: key) else { continue }
+            track.flush(context: &context, into: &ready)
+            devices[key] = track
+        }
+        context.statistics.reports += ready.count - before
+        return pull()
+    }
+
+    /// Replaces the tracked reports by their Rauch–Tung–Striebel smoothed estimates, using
+    /// everything the engine has seen (offline batches only).
+    /// - Throws: ``PositioningError/historyNotRecorded`` unless
+    ///   ``Configuration/recordsHistory`` was on from the start.
+    public func smooth(_ reports: [PositionReport]) throws(PositioningError) -> [PositionReport] {
+        guard configuration.recordsHistory else { throw .historyNotRecorded }
+        var smoothedByDevice: [String?: [Double: TrackEstimate]] = [:]
+        for (device, track) in devices {
+            let steps = track.history
+            guard !steps.isEmpty, let estimates = try? RTSSmoother().smooth(steps) else { continue }
+            var byTime: [Double: TrackEstimate] = [:]
+            for estimate in estimates { byTime[estimate.time] = estimate }
+            smoothedByDevice[device] = byTime
+        }
+        return reports.map { report in
+            guard report.source == .tracked,
+                  let estimate = smoothedByDevice[report.device]?[report.timestamp] else { return report }
+            var smoothed = report
+            smoothed.position.x = estimate.position.x
+            smoothed.position.y = estimate.position.y
+            smoothed.accuracy = estimate.accuracy
+            smoothed.zone = plan.zone(at: estimate.position, level: report.level)?.id
+            smoothed.source = .smoothed
+            return smoothed
+        }
+    }
+
+    /// Positions a whole batch of samples (any order; each device's are sorted by time).
+    /// - Parameters:
+    ///   - samples: the samples.
+    ///   - smooth: also run the Rauch–Tung–Striebel smoother (Kalman tracking only).
+    /// - Returns: the reports, grouped by device and in time order within each.
+    public static func locate(_ samples: [RSSISample], plan: FloorPlan,
+                              calibration: [BeaconIdentity: PathLossModel] = [:],
+                              configuration: Configuration = Configuration(),
+                              smooth: Bool = false) throws(PositioningError) -> [PositionReport] {
+        var configuration = configuration
+        configuration.recordsHistory = configuration.recordsHistory || smooth
+        var engine = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
+        let ordered = samples.enumerated().sorted {
+            let a = ($0.element.device ?? "", $0.element.timestamp, $0.offset)
+            let b = ($1.element.device ?? "", $1.element.timestamp, $1.offset)
+            return a < b
+        }
+        var reports: [PositionReport] = []
+        for (_, sample) in ordered {
+            engine.push(sample)
+            reports += engine.pull()
+        }
+        reports += engine.finish()
+        return smooth && configuration.tracking == .kalman ? try engine.smooth(reports) : reports
+    }
+}

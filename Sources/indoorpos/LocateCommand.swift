@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import PositioningIO
+
+/// `indoorpos locate`: positions from an RSSI samples CSV, per device, as fixes CSV (or JSON
+/// lines, or GeoJSON).
+struct LocateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locate",
+        abstract: "Compute positions from a batch of RSSI samples.",
+        discussion: """
+        Reads the floor plan and the RSSI samples CSV (timestamp,uuid,major,minor,rssi[,device]) \
+        and writes one position per device and epoch: timestamp,x,y,floor,accuracy, then device, \
+        z, zone, source and beacons. Samples are streamed when each device's rows are in time \
+        order (to within a second); otherwise they are sorted in memory first. A summary goes \
+        to standard error.
+        """
+    )
+
+    enum Tracker: String, ExpressibleByArgument, CaseIterable { case kalman, none }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, jsonl, geojson }
+
+    @Option(name: .long, help: "Floor plan JSON.")
+    var plan: String
+
+    @Option(name: .long, help: "RSSI samples CSV.")
+    var rssi: String
+
+    @Option(name: .long, help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's.")
+    var calibration: String?
+
+    @Option(name: .long, help: "Epoch length in seconds: one position per device and epoch.")
+    var epoch: Double = 1
+
+    @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
+    var tracker: Tracker = .kalman
+
+    @Flag(name: .long, help: "Smooth the whole track (Rauch-Tung-Striebel) before writing; needs --tracker kalman.")
+    var smooth = false
+
+    @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
+    var sampleSigma: Double?
+
+    @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
+    var noOutline = false
+
+    @Flag(name: .long, help: "Skip malformed rows (counted on standard error) instead of stopping at the first.")
+    var skipBadRows = false
+
+    @Option(name: .long, help: "Output format: csv, jsonl or geojson.")
+    var format: Format = .csv
+
+    @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
+    var output: String?
+
+    @Flag(name: .long, help: "No progress on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
+            throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
+        }
+        if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
+        if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
+            throw ValidationError("--sample-sigma must be in (0, 30] dB, got \(sampleSigma)")
+        }
+    }
+
+    func run() throws {
+        try ToolErrors.run {
+            let floorPlan = try FloorPlan.load(path: plan)
+            var models: [BeaconIdentity: PathLossModel] = [:]
+            if let calibration {
+                let file = try CalibrationFile.load(path: calibration)
+                for beacon in floorPlan.beacons {
+                    if let resolved = floorPlan.resolvedBeacon(beacon.identity) {
+                        models[beacon.identity] = file.model(for: resolved)
+                    }
+                }
+            }
+            var configuration = PositioningEngine.Configuration(
+                epoch: epoch, tracking: tracker == .kalman ? .kalman : .none,
+                sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
+            let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
+            configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
+            var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
+
+            let writer = FixWriter(output: try OutputFile(path: output),
+                                   format: FixFormat(rawValue: format.rawValue)!, includeDevice: order.hasDevices)
+            let progress = Progress(enabled: !quiet, total: order.rows)
+            var held: [PositionReport] = []
+            func emit(_ reports: [PositionReport]) {
+                if smooth { held += reports } else { reports.forEach(writer.write) }
+            }
+            let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
+            if order.streamable {
+                while let sample = try reader.next() {
+                    engine.push(sample)
+                    emit(engine.pull())
+                    progress.tick(reader.counts.read)
+                }
+            } else {
+                var all: [RSSISample] = []
+                while let sample = try reader.next() { all.append(sample) }
+                all = all.enumerated().sorted {
+                    (($0.element.device ?? ""), $0.element.timestamp, $0.offset)
+                        < (($1.element.device ?? ""), $1.element.timestamp, $1.offset)
+                }.map(\.element)
+                for sample in all {
+                    engine.push(sample)
+                    emit(engine.pull())
+                    progress.tick(engine.statistics.accepted)
+                }
+            }
+            emit(engine.finish())
+            if smooth { try engine.smooth(held).forEach(writer.write) }
+            try writer.finish()
+            progress.done()
+            Summary(counts: reader.counts, statistics: engine.statistics, sorted: !order.streamable).print()
+        }
+    }
+}
