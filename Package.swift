@@ -48,6 +48,10 @@ let package = Package(
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
+        .testTarget(
+            name: "IndoorPositioningTests",
+            dependencies: ["IndoorPositioning", "PositioningIO", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,6 +41,9 @@ struct LocateCommand: ParsableCommand {
     @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
     var sampleSigma: Double?
 
+    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.2, a walking person; lower for slow movers).")
+    var accelerationDensity: Double?
+
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
     var noOutline = false
 
@@ -59,6 +62,9 @@ struct LocateCommand: ParsableCommand {
     func validate() throws {
         guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
             throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
+        }
+        if let accelerationDensity, !(accelerationDensity.isFinite && accelerationDensity > 0) {
+            throw ValidationError("--acceleration-density must be a positive number of m^2/s^3, got \(accelerationDensity)")
         }
         if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
@@ -81,6 +87,7 @@ struct LocateCommand: ParsableCommand {
             var configuration = PositioningEngine.Configuration(
                 epoch: epoch, tracking: tracker == .kalman ? .kalman : .none,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
+            if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
             let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
             configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)

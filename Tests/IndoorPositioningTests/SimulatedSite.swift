@@ -1,0 +1,52 @@
+import Foundation
+import IndoorPositioning
+import TestSupport
+
+/// A simulated walk turned into what the engine consumes: a floor plan with the walk's beacons
+/// and the samples as `RSSISample`s.
+struct SimulatedSite {
+    static let uuid = UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!
+
+    let walk: WalkSimulator
+    let plan: FloorPlan
+    let samples: [RSSISample]
+
+    init(seed: UInt64, configuration: WalkSimulator.Configuration = WalkSimulator.Configuration(),
+         shift: Point2D = .zero, device: String? = nil) throws {
+        walk = WalkSimulator(seed: seed, configuration: configuration)
+        let c = walk.configuration
+        let beacons = walk.beacons.enumerated().map { index, position in
+            Beacon(identity: Self.identity(index), position: Point3D(x: position.x + shift.x, y: position.y + shift.y, z: position.z))
+        }
+        let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
+                               Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)]
+            .map { $0 + shift })
+        plan = try FloorPlan(
+            name: "simulated",
+            defaults: PlanDefaults(measuredPower: c.model.measuredPower, pathLossExponent: c.model.exponent,
+                                   receiverHeight: c.receiverHeight),
+            floors: [Floor(level: 0, outline: outline, beacons: beacons)])
+        samples = walk.samples.map {
+            RSSISample(timestamp: $0.time, identity: Self.identity($0.beacon), rssi: $0.rssi, device: device)
+        }
+    }
+
+    static func identity(_ index: Int) -> BeaconIdentity {
+        BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(index + 1))
+    }
+
+    /// Root-mean-square horizontal error of `reports` against the walk, metres (after `from` s).
+    func rmse(_ reports: [PositionReport], shift: Point2D = .zero, from: Double = 1) -> Double {
+        let errors = reports.filter { $0.timestamp >= from }.map { error(of: $0, shift: shift) }
+        return (errors.map { $0 * $0 }.reduce(0, +) / Double(max(errors.count, 1))).squareRoot()
+    }
+
+    func error(of report: PositionReport, shift: Point2D = .zero) -> Double {
+        report.position.planar.distance(to: walk.position(at: report.timestamp) + shift)
+    }
+
+    /// Share of reports whose error is at most their accuracy.
+    func honesty(_ reports: [PositionReport]) -> Double {
+        Double(reports.filter { error(of: $0) <= $0.accuracy }.count) / Double(max(reports.count, 1))
+    }
+}
