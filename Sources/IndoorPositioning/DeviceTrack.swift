@@ -17,6 +17,7 @@ struct DeviceTrack: Sendable {
 
     let device: String?
     private(set) var epochStart: Double?
+    private var hasClosedEpoch = false
     private var pending: [Pending] = []
     private var tracker: KalmanTracker?
     private var retiredHistory: [TrackStep] = []
@@ -44,7 +45,8 @@ struct DeviceTrack: Sendable {
     /// Buffers a sample; closes every epoch that ends before `time − reorderDelay` first.
     mutating func add(_ sample: Pending, context: inout EpochContext, into reports: inout [PositionReport]) -> Bool {
         let epoch = context.configuration.epoch
-        if epochStart == nil { epochStart = sample.time }
+        // Until the first epoch closes, the grid may still move back to an earlier sample.
+        if epochStart == nil || (!hasClosedEpoch && sample.time < epochStart!) { epochStart = sample.time }
         guard var start = epochStart, sample.time >= start else { return false }
         while sample.time >= start + epoch + context.configuration.reorderDelay {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
@@ -76,6 +78,7 @@ struct DeviceTrack: Sendable {
     // MARK: Closing an epoch
 
     private mutating func closeEpoch(end: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
+        hasClosedEpoch = true
         // Take this epoch's samples, in time order; later ones stay pending.
         pending.sort { $0.time < $1.time }
         let split = pending.firstIndex { $0.time >= end } ?? pending.count
