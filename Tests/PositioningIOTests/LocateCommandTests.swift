@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import PositioningIO
+
+@Suite("indoorpos locate", .serialized)
+struct LocateCommandTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Docs/Examples")
+    static let plan = examples.appendingPathComponent("office-plan.json").path
+    static let rssi = examples.appendingPathComponent("office-rssi.csv").path
+    static let calibration = examples.appendingPathComponent("office-calibration.json").path
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static func rows(_ csv: String) -> [[String]] {
+        csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test("the bundled sample locates: one row per device and epoch, finite, on the plan's floor")
+    func sample() throws {
+        let result = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", Self.calibration])
+        #expect(result.status == 0)
+        let rows = Self.rows(result.stdout)
+        #expect(rows[0] == ["timestamp", "x", "y", "floor", "accuracy", "device", "z", "zone", "source", "beacons"])
+        #expect(rows.count > 150)
+        #expect(Set(rows.dropFirst().map { $0[5] }) == ["rectangular_with_rotation", "straight_01", "straight_04"])
+        for row in rows.dropFirst() {
+            for column in [0, 1, 2, 4] { #expect(Double(row[column])?.isFinite == true) }
+            #expect(row[3] == "0")
+            #expect(["west", "centre", "east"].contains(row[7]))
+        }
+        #expect(result.stderr.contains("locate: 3858 samples, 3858 used"))
+    }
+
+    @Test("rows out of time order give the same positions as sorted rows")
+    func unsorted() throws {
+        let lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline)
+        var body = Array(lines.dropFirst())
+        var generator = SystemRandomNumberGenerator()
+        body.shuffle(using: &generator)
+        let shuffled = path("shuffled.csv")
+        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(toFile: shuffled, atomically: true, encoding: .utf8)
+        let sorted = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi])
+        let mixed = try Tool.run(["locate", "--plan", Self.plan, "--rssi", shuffled])
+        #expect(mixed.status == 0)
+        #expect(mixed.stdout == sorted.stdout)
+        #expect(mixed.stderr.contains("sorted in memory"))
+    }
+
+    @Test("a malformed row stops with its line and column, and leaves no output file")
+    func malformed() throws {
+        let bad = path("bad.csv")
+        try "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-60\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,x,-61\n"
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let output = path("fixes.csv")
+        let result = try Tool.run(["locate", "--plan", Self.plan, "--rssi", bad, "--output", output])
+        #expect(result.status != 0)
+        #expect(result.stderr == "indoorpos: \(bad):3: column 'minor': 'x' is not an integer in 0...65535\n")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.csv"])
+        let skipped = try Tool.run(["locate", "--plan", Self.plan, "--rssi", bad, "--skip-bad-rows", "--output", output])
+        #expect(skipped.status == 0)
+        #expect(skipped.stderr.contains("1 malformed row(s)"))
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("positive RSSI and unknown beacons are skipped and counted, not fatal")
+    func skippedSamples() throws {
+        let file = path("odd.csv")
+        var text = "timestamp,uuid,major,minor,rssi\n"
+        for i in 0..<40 {
+            text += "\(Double(i) * 0.1),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(i % 12 + 1),-70\n"
+        }
+        text += "4.5,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,7,42\n4.6,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,9,9,-60\n"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try Tool.run(["locate", "--plan", Self.plan, "--rssi", file])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("1 with an implausible rssi"))
+        #expect(result.stderr.contains("1 of beacons not in the plan"))
+    }
+
+    @Test("JSON lines and GeoJSON carry the same positions as CSV")
+    func formats() throws {
+        let csv = Self.rows(try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi]).stdout)
+        let jsonl = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--format", "jsonl"]).stdout
+            .split(separator: "\n")
+        #expect(jsonl.count == csv.count - 1)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(jsonl[0].utf8)) as? [String: Any])
+        #expect((first["x"] as? Double).map { String(format: "%.3f", $0) } == csv[1][1])
+        let geo = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--format", "geojson", "--smooth"])
+        #expect(geo.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])
+        #expect((object["features"] as? [Any])?.count == csv.count - 1)
+    }
+
+    @Test("bad arguments and files give one line on stderr and a non-zero status", arguments: [
+        ["locate", "--plan", "/nonexistent/plan.json", "--rssi", "/nonexistent/rssi.csv"],
+        ["locate", "--plan", "PLAN", "--rssi", "/nonexistent/rssi.csv"],
+        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--epoch", "0"],
+        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--tracker", "none", "--smooth"],
+        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--calibration", "/nonexistent/cal.json"],
+    ])
+    func badArguments(_ arguments: [String]) throws {
+        let resolved = arguments.map { $0 == "PLAN" ? Self.plan : $0 == "RSSI" ? Self.rssi : $0 }
+        let result = try Tool.run(resolved)
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(!result.stderr.isEmpty)
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+}
