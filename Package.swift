@@ -37,6 +37,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "quickstart",
+            dependencies: ["PositioningIO"],
+            path: "Docs/Examples/QuickStart"
+        ),
         .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
         .testTarget(
