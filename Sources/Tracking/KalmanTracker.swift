@@ -108,16 +108,14 @@ public struct KalmanTracker: Sendable {
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         let dt = time - self.time
         guard dt > 0 else { return }
-        let q = configuration.accelerationDensity
-        let dt2 = dt * dt, dt3 = dt2 * dt
+        let motion = MotionModel(density: configuration.accelerationDensity,
+                                 correlationTime: configuration.velocityCorrelationTime)
         // x⁻ = F x
-        var x = state
-        x[0] += dt * x[2]
-        x[1] += dt * x[3]
+        let f = motion.transition(dt)
+        var x = f * state
         // P⁻ = F P Fᵀ + Q
-        let f = Self.transition(dt)
         var p = f * covariance * f.transposed
-        let qpp = q * dt3 / 3, qpv = q * dt2 / 2, qvv = q * dt
+        let (qpp, qpv, qvv) = motion.noise(dt)
         p.r0 += Vector4(qpp, 0, qpv, 0)
         p.r1 += Vector4(0, qpp, 0, qpv)
         p.r2 += Vector4(qpv, 0, qvv, 0)
@@ -139,15 +137,15 @@ public struct KalmanTracker: Sendable {
         covariance = p
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
-            history.append(TrackStep(time: time, interval: dt, predictedState: state, predictedCovariance: covariance,
+            history.append(TrackStep(time: time, interval: dt, transition: f, predictedState: state, predictedCovariance: covariance,
                                      state: state, covariance: covariance, startsSegment: coastLimit, level: level))
         }
     }
 
-    /// The transition matrix F(dt) of the constant-velocity model.
-    @inlinable
-    static func transition(_ dt: Double) -> Matrix4 {
-        Matrix4(Vector4(1, 0, dt, 0), Vector4(0, 1, 0, dt), Vector4(0, 0, 1, 0), Vector4(0, 0, 0, 1))
+    /// The transition matrix F(dt) of this tracker's motion model.
+    func transition(_ dt: Double) -> Matrix4 {
+        MotionModel(density: configuration.accelerationDensity,
+                    correlationTime: configuration.velocityCorrelationTime).transition(dt)
     }
 
     // MARK: - Position update
@@ -418,7 +416,7 @@ public struct KalmanTracker: Sendable {
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
             if let last = history.last, last.time == time { history.removeLast() }
-            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
                                      state: state, covariance: covariance, startsSegment: true, level: level))
         }
     }
@@ -433,7 +431,7 @@ public struct KalmanTracker: Sendable {
             history[last].covariance = covariance
             history[last].level = level
         } else {
-            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
                                      state: state, covariance: covariance, startsSegment: true, level: level))
         }
     }
@@ -449,7 +447,7 @@ public struct KalmanTracker: Sendable {
             history[last].covariance = covariance
             history[last].level = level
         } else {
-            history.append(TrackStep(time: time, interval: 0, predictedState: state, predictedCovariance: covariance,
+            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
                                      state: state, covariance: covariance, startsSegment: true, level: level))
         }
     }

@@ -4,11 +4,17 @@ import Foundation
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
 /// (see Docs/Tracking.md, "Tuning").
 public struct TrackerConfiguration: Sendable, Hashable {
-    /// Acceleration spectral density q of the white-noise-acceleration model, m²/s³ per axis.
-    /// Over a step of dt seconds the velocity variance grows by q·dt (m²/s²). The default 0.2
-    /// fits a walking person: speed changes of about ±0.5 m/s within a few seconds (turns,
-    /// stops) give q ≈ Δv² / T ≈ 0.25 / 1.5 s.
+    /// Acceleration spectral density q of the motion model's white-noise acceleration,
+    /// m²/s³ per axis. Default 0.8: with the default velocity correlation time τ = 2 s the
+    /// velocity's steady-state spread is √(q τ / 2) ≈ 0.9 m/s per axis, a walker's 1–1.3 m/s in
+    /// any direction or standing still. For the pure constant-velocity model (τ = nil) use about
+    /// 0.2–0.3 (speed changes of ±0.5 m/s within a few seconds: q ≈ Δv² / T).
     public var accelerationDensity: Double
+    /// Velocity correlation time τ, seconds, or nil for the constant-velocity model. With τ the
+    /// predicted velocity decays as e^{−dt/τ} (integrated Ornstein–Uhlenbeck velocity), which
+    /// limits the overshoot at a walker's turns and stops. Default 2 (measured best on the
+    /// simulated walks, see Docs/Tracking.md).
+    public var velocityCorrelationTime: Double?
     /// Probability that a measurement which fits the model passes the Mahalanobis gate
     /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
     /// samples and 2 for position fixes. Default 0.999.
@@ -55,7 +61,8 @@ public struct TrackerConfiguration: Sendable, Hashable {
     public var recordsHistory: Bool
 
     /// A configuration; every argument has the documented default for a walking person.
-    public init(accelerationDensity: Double = 0.2,
+    public init(accelerationDensity: Double = 0.8,
+                velocityCorrelationTime: Double? = 2,
                 gateProbability: Double = 0.999,
                 fixRejectionsBeforeReset: Int = 3,
                 rssiRejectionsBeforeReset: Int = 12,
@@ -70,6 +77,7 @@ public struct TrackerConfiguration: Sendable, Hashable {
                 outlineMargin: Double = 0.05,
                 recordsHistory: Bool = false) {
         self.accelerationDensity = accelerationDensity
+        self.velocityCorrelationTime = velocityCorrelationTime
         self.gateProbability = gateProbability
         self.fixRejectionsBeforeReset = fixRejectionsBeforeReset
         self.rssiRejectionsBeforeReset = rssiRejectionsBeforeReset
@@ -91,6 +99,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
             if !ok { throw .invalidConfiguration(field: field, value: value) }
         }
         try check(accelerationDensity.isFinite && accelerationDensity > 0, "accelerationDensity", accelerationDensity)
+        if let tau = velocityCorrelationTime {
+            try check(tau.isFinite && tau > 0, "velocityCorrelationTime", tau)
+        }
         try check(gateProbability > 0 && gateProbability < 1, "gateProbability", gateProbability)
         try check(fixRejectionsBeforeReset >= 1, "fixRejectionsBeforeReset", Double(fixRejectionsBeforeReset))
         try check(rssiRejectionsBeforeReset >= 1, "rssiRejectionsBeforeReset", Double(rssiRejectionsBeforeReset))

@@ -23,7 +23,8 @@ struct KalmanTrackerTests {
 
     @Test("Prediction grows the covariance by Q: q dt³/3 in position after a gap")
     func predictGrowsCovariance() throws {
-        var t = try Self.tracker(sigma: 1)
+        let cv = TrackerConfiguration(accelerationDensity: 0.2, velocityCorrelationTime: nil)
+        var t = try Self.tracker(sigma: 1, cv)
         let before = t.covariance
         try t.predict(to: 5)
         // P⁻ = F P Fᵀ + Q: var x = 1 + dt² v₀² + q dt³/3 with v₀ = 0.8 m/s, q = 0.2.
@@ -31,9 +32,28 @@ struct KalmanTrackerTests {
         #expect(abs(t.covariance[0, 0] - expected) < 1e-9)
         #expect(t.covariance[0, 0] > before[0, 0])
         #expect(t.covariance[2, 2] > before[2, 2])
-        var longer = try Self.tracker(sigma: 1)
+        var longer = try Self.tracker(sigma: 1, cv)
         try longer.predict(to: 8)
         #expect(longer.estimate.accuracy > t.estimate.accuracy)
+    }
+
+    @Test("The default Ornstein–Uhlenbeck velocity decays and its variance tends to q τ / 2")
+    func ornsteinUhlenbeck() throws {
+        let config = TrackerConfiguration() // q = 0.8 m²/s³, τ = 2 s
+        var t = try Self.tracker(sigma: 0.5, config)
+        try t.update(PositionMeasurement(time: 1, position: Point2D(x: 11.2, y: 8), sigma: 0.3))
+        let v = t.state[2]
+        #expect(v > 0.3) // it moved 1.2 m in 1 s
+        try t.predict(to: 3)
+        #expect(abs(t.state[2] - v * exp(-1.0)) < 1e-12) // e^{−dt/τ}, dt = 2 s
+        try t.predict(to: 25) // 22 s: e^{−2·22/τ} ≈ 3e-10 of the start remains (no coast limit yet)
+        #expect(abs(t.covariance[2, 2] - 0.8 * 2 / 2) < 1e-6)
+        // Over dt ≪ τ the closed form approaches the constant-velocity Q (relative error ~ dt/τ).
+        let motion = MotionModel(density: 0.8, correlationTime: 2)
+        let (qpp, qpv, qvv) = motion.noise(1e-3)
+        #expect(abs(qvv / 0.8e-3 - 1) < 1e-3)
+        #expect(abs(qpv / 0.4e-6 - 1) < 1e-3)
+        #expect(abs(qpp / (0.8e-9 / 3) - 1) < 1e-3)
     }
 
     @Test("A very long gap stops coasting: velocity zero, covariance capped")
