@@ -64,6 +64,7 @@ extension KalmanTracker {
         // Gate every sample against the prior; keep a bit mask of the accepted ones.
         let prior = state
         let priorP = covariance
+        // One flag per sample (the only allocation of this update, once per epoch).
         var accepted = [Bool]()
         accepted.reserveCapacity(samples.count)
         var nisSum = 0.0, used = 0, rejected = 0
@@ -131,7 +132,6 @@ extension KalmanTracker {
         guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
             throw .covarianceNotPositiveDefinite
         }
-        _ = prior
         state = x
         covariance = newP
         finishUpdate()
