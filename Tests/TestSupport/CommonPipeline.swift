@@ -38,6 +38,8 @@ public struct CommonPipeline: Sendable {
     /// second" does (default); false stamps it at the window's centre and predicts to the end,
     /// which removes the half-window lag (a stronger baseline than users usually build).
     public var stampsAtWindowEnd = true
+    /// Whether the least squares weighs ranges equally (true) instead of by 1/σ_d² ∝ 1/d².
+    public var unweighted = false
 
     public init(beacons: [Point3D], model: PathLossModel, receiverHeight: Double, accelerationDensity: Double = 0.2) {
         self.beacons = beacons
@@ -62,7 +64,7 @@ public struct CommonPipeline: Sendable {
             let range = Foundation.exp((model.measuredPower - mean) / k)
             // Range error of a mean of m samples: d · σ / (k √m).
             let sigmaRange = max(range * model.sigma / (k * Double(count[i]).squareRoot()), 0.1)
-            used.append((beacons[i], range, 1 / (sigmaRange * sigmaRange)))
+            used.append((beacons[i], range, unweighted ? 1 : 1 / (sigmaRange * sigmaRange)))
         }
         guard used.count >= 3 else { return nil }
         // Start: the previous fix, else the centroid weighted by 1/range².

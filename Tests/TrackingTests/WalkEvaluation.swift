@@ -16,14 +16,16 @@ struct WalkEvaluation {
 
     init(seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
          configuration: TrackerConfiguration = TrackerConfiguration(recordsHistory: true), verify: Bool = true,
-         epochUpdate: Bool = true, strongBaseline: Bool = false) throws {
+         epochUpdate: Bool = true, strongBaseline: Bool = false, unweightedBaseline: Bool = false) throws {
         let walk = WalkSimulator(seed: seed, configuration: simulation)
         self.walk = walk
         let c = walk.configuration
         var pipeline = CommonPipeline(beacons: walk.beacons, model: c.model, receiverHeight: c.receiverHeight)
         pipeline.stampsAtWindowEnd = strongBaseline == false
         pipeline.fixSigma = strongBaseline ? nil : 1.5
+        pipeline.unweighted = unweightedBaseline
         baseline = pipeline.run(walk).outputs
+        pipeline.unweighted = false
         // The first fix of the tracker is the window's (centre-stamped) least-squares fix.
         pipeline.stampsAtWindowEnd = false
 
