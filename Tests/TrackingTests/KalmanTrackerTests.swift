@@ -134,23 +134,35 @@ struct KalmanTrackerTests {
         #expect(next.isUsed)
     }
 
-    @Test("A track stuck at a wrong place is reset by fix verification (RSSI-fed, 15 m teleport)")
-    func verificationRecoversTeleport() throws {
-        var rng = SeededGenerator(seed: 5)
-        var t = try Self.tracker(at: Point2D(x: 4, y: 8), sigma: 0.5)
-        let truth = Point3D(x: 19, y: 8, z: 1.2)
-        var outcome = UpdateOutcome.accepted(mahalanobisSquared: 0)
-        for epoch in 1...6 {
-            for i in 0..<32 {
-                let b = Self.beacons[i % Self.beacons.count]
-                let rssi = Self.model.expectedRSSI(atDistance: truth.distance(to: b)) + rng.gaussian(sigma: 4)
-                try t.update(RSSIMeasurement(time: Double(epoch - 1) + Double(i) / 32, beaconPosition: b,
-                                             model: Self.model, rssi: min(rssi, -1)))
+    @Test("A track at the mirror position of a beacon line is reset by fix verification")
+    func verificationRecoversMirror() throws {
+        // Beacons along one wall (y = 1): the true position (12, 5) and its mirror (12, −3)
+        // give identical RSSI, so the samples alone can never pull the track back.
+        let line = [Point3D(x: 1, y: 1, z: 1.2), Point3D(x: 12, y: 1, z: 1.2), Point3D(x: 23, y: 1, z: 1.2)]
+        let truth = Point3D(x: 12, y: 5, z: 1.2)
+        func run(verify: Bool) throws -> (KalmanTracker, Bool) {
+            var rng = SeededGenerator(seed: 5)
+            var t = try Self.tracker(at: Point2D(x: 12, y: -3), sigma: 0.7)
+            var reset = false
+            for epoch in 1...8 {
+                for i in 0..<24 {
+                    let b = line[i % line.count]
+                    let rssi = Self.model.expectedRSSI(atDistance: truth.distance(to: b)) + rng.gaussian(sigma: 4)
+                    try t.update(RSSIMeasurement(time: Double(epoch - 1) + Double(i) / 24, beaconPosition: b,
+                                                 model: Self.model, rssi: min(rssi, -1)))
+                }
+                if verify {
+                    let fix = PositionMeasurement(time: Double(epoch), position: truth.planar, sigma: 1.5)
+                    if try t.verify(against: fix) == .reset { reset = true }
+                }
             }
-            outcome = try t.verify(against: PositionMeasurement(time: Double(epoch), position: truth.planar, sigma: 1.5))
-            if outcome == .reset { break }
+            return (t, reset)
         }
-        #expect(t.estimate.position.distance(to: truth.planar) < 3)
+        let (unverified, _) = try run(verify: false)
+        #expect(unverified.estimate.position.y < 0) // stuck on the wrong side without verification
+        let (verified, reset) = try run(verify: true)
+        #expect(reset)
+        #expect(verified.estimate.position.distance(to: truth.planar) < 2.5)
     }
 
     @Test("A timestamp older than the state is a typed error and changes nothing")
