@@ -106,14 +106,23 @@ public struct FloorEstimator: Sendable, Hashable {
     /// mean of the strongest three (or of all, if fewer), −∞ when none. Non-finite values are
     /// skipped.
     public static func score(rssi values: [Double]) -> Double {
-        var top = [-Double.infinity, -Double.infinity, -Double.infinity]
+        var first = -Double.infinity, second = -Double.infinity, third = -Double.infinity
         var count = 0
         for v in values where v.isFinite {
             count += 1
-            if v > top[0] { top = [v, top[0], top[1]] } else if v > top[1] { top = [top[0], v, top[1]] } else if v > top[2] { top[2] = v }
+            if v > first {
+                (first, second, third) = (v, first, second)
+            } else if v > second {
+                (second, third) = (v, second)
+            } else if v > third {
+                third = v
+            }
         }
-        guard count > 0 else { return -.infinity }
-        let n = min(count, 3)
-        return top.prefix(n).reduce(0, +) / Double(n)
+        switch count {
+        case 0: return -.infinity
+        case 1: return first
+        case 2: return (first + second) / 2
+        default: return (first + second + third) / 3
+        }
     }
 }

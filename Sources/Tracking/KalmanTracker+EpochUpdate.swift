@@ -28,7 +28,14 @@ extension KalmanTracker {
     /// - Throws: the errors of the one-sample update, and `timestampBeforeState` for a sample
     ///   after `time`. On a throw the tracker is unchanged.
     @discardableResult
-    public mutating func update(_ samples: some Collection<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    public mutating func update(_ samples: [RSSIMeasurement], at time: Double) throws(TrackingError) -> UpdateOutcome {
+        try update(samples[...], at: time)
+    }
+
+    /// Fuses an epoch's samples given as a slice (for example one epoch of a sorted array);
+    /// see ``update(_:at:)-([RSSIMeasurement],_)``.
+    @discardableResult
+    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
         for s in samples {
             try s.validate()
@@ -41,7 +48,7 @@ extension KalmanTracker {
         return outcome
     }
 
-    private mutating func fuseEpoch(_ samples: some Collection<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    private mutating func fuseEpoch(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
         try predict(to: time)
         guard !samples.isEmpty else { return .accepted(mahalanobisSquared: 0) }
         let q = configuration.accelerationDensity
@@ -49,21 +56,13 @@ extension KalmanTracker {
         let gate = configuration.rssiGate
 
         func model(_ s: RSSIMeasurement, _ x: Vector4) -> (h: Double, jacobian: Vector4, r: Double) {
-            let tau = time - s.time
-            let dx = x[0] - tau * x[2] - s.beaconPosition.x
-            let dy = x[1] - tau * x[3] - s.beaconPosition.y
-            let dz = zr - s.beaconPosition.z
-            let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
-            let slope = s.model.logSlope
-            let gx = -slope * dx / d2, gy = -slope * dy / d2
-            let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
-            let r = s.model.sigma * s.model.sigma + (gx * gx + gy * gy) * q * tau * tau * tau / 3
-            return (h, Vector4(gx, gy, -tau * gx, -tau * gy), r)
+            Self.epochModel(s, x, time: time, receiverZ: zr, density: q)
         }
 
         // Gate every sample against the prior; keep a bit mask of the accepted ones.
         let prior = state
         let priorP = covariance
+        // One flag per sample (the only allocation of this update, once per epoch).
         var accepted = [Bool]()
         accepted.reserveCapacity(samples.count)
         var nisSum = 0.0, used = 0, rejected = 0
@@ -109,9 +108,7 @@ extension KalmanTracker {
         for _ in 0..<(configuration.rssiIterations + 4) {
             var a = priorInfo
             var b = priorInfo * (x0 - x)
-            var index = 0
-            for s in samples {
-                defer { index += 1 }
+            for (index, s) in zip(accepted.indices, samples) {
                 guard accepted[index] else { continue }
                 let m = model(s, x)
                 a = a + (1 / m.r) * Matrix4.outer(m.jacobian, m.jacobian)
@@ -131,10 +128,25 @@ extension KalmanTracker {
         guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
             throw .covarianceNotPositiveDefinite
         }
-        _ = prior
         state = x
         covariance = newP
         finishUpdate()
         return outcome
+    }
+
+    /// hᵢ, Hᵢ and Rᵢ of one sample for the epoch update (see ``update(_:at:)-([RSSIMeasurement],_)``).
+    @inline(__always)
+    static func epochModel(_ s: RSSIMeasurement, _ x: Vector4, time: Double, receiverZ: Double,
+                           density q: Double) -> (h: Double, jacobian: Vector4, r: Double) {
+        let tau = time - s.time
+        let dx = x[0] - tau * x[2] - s.beaconPosition.x
+        let dy = x[1] - tau * x[3] - s.beaconPosition.y
+        let dz = receiverZ - s.beaconPosition.z
+        let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+        let slope = s.model.logSlope
+        let gx = -slope * dx / d2, gy = -slope * dy / d2
+        let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
+        let r = s.model.sigma * s.model.sigma + (gx * gx + gy * gy) * q * tau * tau * tau / 3
+        return (h, Vector4(gx, gy, -tau * gx, -tau * gy), r)
     }
 }

@@ -38,7 +38,7 @@ public struct RTSSmoother: Sendable {
         while k >= 0 {
             let next = steps[k + 1]
             if !next.startsSegment, let lPred = next.predictedCovariance.choleskyFactor {
-                let f = KalmanTracker.transition(next.interval)
+                let f = next.transition
                 // Cₖᵀ = (P⁻ₖ₊₁)⁻¹ F Pₖ: column j of Cₖᵀ (= row j of Cₖ) solves P⁻ₖ₊₁ c = column j of F Pₖ.
                 let fp = (f * steps[k].covariance).transposed // row j = column j of F Pₖ
                 let gain = Matrix4(Matrix4.choleskySolve(lPred, fp.r0), Matrix4.choleskySolve(lPred, fp.r1),

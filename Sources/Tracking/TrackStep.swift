@@ -9,6 +9,8 @@ public struct TrackStep: Sendable, Hashable {
     public var time: Double
     /// Seconds since the previous step: the transition F of this step uses it.
     public var interval: Double
+    /// The transition F of this step (from the previous step's state to this step's prior).
+    public var transition: Matrix4
     /// The predicted (prior) state x⁻ₖ = F xₖ₋₁.
     public var predictedState: Vector4
     /// The predicted (prior) covariance P⁻ₖ = F Pₖ₋₁ Fᵀ + Q.
@@ -24,10 +26,11 @@ public struct TrackStep: Sendable, Hashable {
     public var level: Int?
 
     /// A step from its parts (units as documented on the properties).
-    public init(time: Double, interval: Double, predictedState: Vector4, predictedCovariance: Matrix4,
+    public init(time: Double, interval: Double, transition: Matrix4, predictedState: Vector4, predictedCovariance: Matrix4,
                 state: Vector4, covariance: Matrix4, startsSegment: Bool, level: Int?) {
         self.time = time
         self.interval = interval
+        self.transition = transition
         self.predictedState = predictedState
         self.predictedCovariance = predictedCovariance
         self.state = state

@@ -4,11 +4,17 @@ import Foundation
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
 /// (see Docs/Tracking.md, "Tuning").
 public struct TrackerConfiguration: Sendable, Hashable {
-    /// Acceleration spectral density q of the white-noise-acceleration model, m²/s³ per axis.
-    /// Over a step of dt seconds the velocity variance grows by q·dt (m²/s²). The default 0.2
-    /// fits a walking person: speed changes of about ±0.5 m/s within a few seconds (turns,
-    /// stops) give q ≈ Δv² / T ≈ 0.25 / 1.5 s.
+    /// Acceleration spectral density q of the motion model's white-noise acceleration,
+    /// m²/s³ per axis. Default 0.8: with the default velocity correlation time τ = 2 s the
+    /// velocity's steady-state spread is √(q τ / 2) ≈ 0.9 m/s per axis, a walker's 1–1.3 m/s in
+    /// any direction or standing still. For the pure constant-velocity model (τ = nil) use about
+    /// 0.2–0.3 (speed changes of ±0.5 m/s within a few seconds: q ≈ Δv² / T).
     public var accelerationDensity: Double
+    /// Velocity correlation time τ, seconds, or nil for the constant-velocity model. With τ the
+    /// predicted velocity decays as e^{−dt/τ} (integrated Ornstein–Uhlenbeck velocity), which
+    /// limits the overshoot at a walker's turns and stops. Default 2 (measured best on the
+    /// simulated walks, see Docs/Tracking.md).
+    public var velocityCorrelationTime: Double?
     /// Probability that a measurement which fits the model passes the Mahalanobis gate
     /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
     /// samples and 2 for position fixes. Default 0.999.
@@ -55,7 +61,8 @@ public struct TrackerConfiguration: Sendable, Hashable {
     public var recordsHistory: Bool
 
     /// A configuration; every argument has the documented default for a walking person.
-    public init(accelerationDensity: Double = 0.2,
+    public init(accelerationDensity: Double = 0.8,
+                velocityCorrelationTime: Double? = 2,
                 gateProbability: Double = 0.999,
                 fixRejectionsBeforeReset: Int = 3,
                 rssiRejectionsBeforeReset: Int = 12,
@@ -70,6 +77,7 @@ public struct TrackerConfiguration: Sendable, Hashable {
                 outlineMargin: Double = 0.05,
                 recordsHistory: Bool = false) {
         self.accelerationDensity = accelerationDensity
+        self.velocityCorrelationTime = velocityCorrelationTime
         self.gateProbability = gateProbability
         self.fixRejectionsBeforeReset = fixRejectionsBeforeReset
         self.rssiRejectionsBeforeReset = rssiRejectionsBeforeReset
@@ -91,6 +99,9 @@ public struct TrackerConfiguration: Sendable, Hashable {
             if !ok { throw .invalidConfiguration(field: field, value: value) }
         }
         try check(accelerationDensity.isFinite && accelerationDensity > 0, "accelerationDensity", accelerationDensity)
+        if let tau = velocityCorrelationTime {
+            try check(tau.isFinite && tau > 0, "velocityCorrelationTime", tau)
+        }
         try check(gateProbability > 0 && gateProbability < 1, "gateProbability", gateProbability)
         try check(fixRejectionsBeforeReset >= 1, "fixRejectionsBeforeReset", Double(fixRejectionsBeforeReset))
         try check(rssiRejectionsBeforeReset >= 1, "rssiRejectionsBeforeReset", Double(rssiRejectionsBeforeReset))
@@ -112,48 +123,4 @@ public struct TrackerConfiguration: Sendable, Hashable {
 
     /// The gate for a 2-D (position) innovation: the chi-square quantile with 2 degrees of freedom.
     public var fixGate: Double { ChiSquare.quantile2(gateProbability) }
-}
-
-/// Chi-square quantiles for 1 and 2 degrees of freedom (closed forms; no table).
-enum ChiSquare {
-    /// Quantile with 2 degrees of freedom: −2 ln(1 − p).
-    static func quantile2(_ p: Double) -> Double { -2 * Foundation.log(1 - p) }
-
-    /// Quantile with 1 degree of freedom: z², z the standard-normal quantile at (1 + p) / 2.
-    static func quantile1(_ p: Double) -> Double {
-        let z = normalQuantile((1 + p) / 2)
-        return z * z
-    }
-
-    /// Standard-normal quantile: Acklam's rational approximation (relative error < 1.2e-9),
-    /// refined by one Halley step on erfc.
-    static func normalQuantile(_ p: Double) -> Double {
-        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
-        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                 6.680131188771972e+01, -1.328068155288572e+01]
-        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                 -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
-        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                 3.754408661907416e+00]
-        let low = 0.02425
-        var x: Double
-        if p < low {
-            let q = (-2 * Foundation.log(p)).squareRoot()
-            x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
-                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
-        } else if p <= 1 - low {
-            let q = p - 0.5, r = q * q
-            x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
-                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
-        } else {
-            let q = (-2 * Foundation.log(1 - p)).squareRoot()
-            x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
-                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
-        }
-        let e = 0.5 * erfc(-x / 2.0.squareRoot()) - p
-        let u = e * (2 * Double.pi).squareRoot() * Foundation.exp(x * x / 2)
-        x -= u / (1 + x * u / 2)
-        return x
-    }
 }

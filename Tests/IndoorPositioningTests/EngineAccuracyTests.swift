@@ -19,7 +19,7 @@ struct EngineAccuracyTests {
     static func baselineRMSE(_ site: SimulatedSite, weighted: Bool) -> Double {
         let c = site.walk.configuration
         var pipeline = CommonPipeline(beacons: site.walk.beacons, model: c.model, receiverHeight: c.receiverHeight)
-        pipeline.weightsRanges = weighted
+        pipeline.unweighted = !weighted
         return site.rmse(pipeline.run(site.walk).outputs.map {
             PositionReport(timestamp: $0.time, device: nil, position: Point3D($0.position, z: 0), level: 0,
                            accuracy: 0, zone: nil, source: .tracked, beaconCount: 0)

@@ -38,10 +38,8 @@ public struct CommonPipeline: Sendable {
     /// second" does (default); false stamps it at the window's centre and predicts to the end,
     /// which removes the half-window lag (a stronger baseline than users usually build).
     public var stampsAtWindowEnd = true
-    /// Whether the least squares weights each range by 1/σ_d² (its modelled variance). Off, it
-    /// is the plain unweighted least squares of common trilateration libraries (the issue's
-    /// "common pipeline"); on, it is the stronger variance-weighted baseline.
-    public var weightsRanges = true
+    /// Whether the least squares weighs ranges equally (true) instead of by 1/σ_d² ∝ 1/d².
+    public var unweighted = false
 
     public init(beacons: [Point3D], model: PathLossModel, receiverHeight: Double, accelerationDensity: Double = 0.2) {
         self.beacons = beacons
@@ -66,7 +64,7 @@ public struct CommonPipeline: Sendable {
             let range = Foundation.exp((model.measuredPower - mean) / k)
             // Range error of a mean of m samples: d · σ / (k √m).
             let sigmaRange = max(range * model.sigma / (k * Double(count[i]).squareRoot()), 0.1)
-            used.append((beacons[i], range, weightsRanges ? 1 / (sigmaRange * sigmaRange) : 1))
+            used.append((beacons[i], range, unweighted ? 1 : 1 / (sigmaRange * sigmaRange)))
         }
         guard used.count >= 3 else { return nil }
         // Start: the previous fix, else the centroid weighted by 1/range².

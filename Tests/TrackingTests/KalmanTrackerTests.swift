@@ -23,7 +23,8 @@ struct KalmanTrackerTests {
 
     @Test("Prediction grows the covariance by Q: q dt³/3 in position after a gap")
     func predictGrowsCovariance() throws {
-        var t = try Self.tracker(sigma: 1)
+        let cv = TrackerConfiguration(accelerationDensity: 0.2, velocityCorrelationTime: nil)
+        var t = try Self.tracker(sigma: 1, cv)
         let before = t.covariance
         try t.predict(to: 5)
         // P⁻ = F P Fᵀ + Q: var x = 1 + dt² v₀² + q dt³/3 with v₀ = 0.8 m/s, q = 0.2.
@@ -31,9 +32,28 @@ struct KalmanTrackerTests {
         #expect(abs(t.covariance[0, 0] - expected) < 1e-9)
         #expect(t.covariance[0, 0] > before[0, 0])
         #expect(t.covariance[2, 2] > before[2, 2])
-        var longer = try Self.tracker(sigma: 1)
+        var longer = try Self.tracker(sigma: 1, cv)
         try longer.predict(to: 8)
         #expect(longer.estimate.accuracy > t.estimate.accuracy)
+    }
+
+    @Test("The default Ornstein–Uhlenbeck velocity decays and its variance tends to q τ / 2")
+    func ornsteinUhlenbeck() throws {
+        let config = TrackerConfiguration() // q = 0.8 m²/s³, τ = 2 s
+        var t = try Self.tracker(sigma: 0.5, config)
+        try t.update(PositionMeasurement(time: 1, position: Point2D(x: 11.2, y: 8), sigma: 0.3))
+        let v = t.state[2]
+        #expect(v > 0.3) // it moved 1.2 m in 1 s
+        try t.predict(to: 3)
+        #expect(abs(t.state[2] - v * exp(-1.0)) < 1e-12) // e^{−dt/τ}, dt = 2 s
+        try t.predict(to: 25) // 22 s: e^{−2·22/τ} ≈ 3e-10 of the start remains (no coast limit yet)
+        #expect(abs(t.covariance[2, 2] - 0.8 * 2 / 2) < 1e-6)
+        // Over dt ≪ τ the closed form approaches the constant-velocity Q (relative error ~ dt/τ).
+        let motion = MotionModel(density: 0.8, correlationTime: 2)
+        let (qpp, qpv, qvv) = motion.noise(1e-3)
+        #expect(abs(qvv / 0.8e-3 - 1) < 1e-3)
+        #expect(abs(qpv / 0.4e-6 - 1) < 1e-3)
+        #expect(abs(qpp / (0.8e-9 / 3) - 1) < 1e-3)
     }
 
     @Test("A very long gap stops coasting: velocity zero, covariance capped")
@@ -114,23 +134,35 @@ struct KalmanTrackerTests {
         #expect(next.isUsed)
     }
 
-    @Test("A track stuck at a wrong place is reset by fix verification (RSSI-fed, 15 m teleport)")
-    func verificationRecoversTeleport() throws {
-        var rng = SeededGenerator(seed: 5)
-        var t = try Self.tracker(at: Point2D(x: 4, y: 8), sigma: 0.5)
-        let truth = Point3D(x: 19, y: 8, z: 1.2)
-        var outcome = UpdateOutcome.accepted(mahalanobisSquared: 0)
-        for epoch in 1...6 {
-            for i in 0..<32 {
-                let b = Self.beacons[i % Self.beacons.count]
-                let rssi = Self.model.expectedRSSI(atDistance: truth.distance(to: b)) + rng.gaussian(sigma: 4)
-                try t.update(RSSIMeasurement(time: Double(epoch - 1) + Double(i) / 32, beaconPosition: b,
-                                             model: Self.model, rssi: min(rssi, -1)))
+    @Test("A track at the mirror position of a beacon line is reset by fix verification")
+    func verificationRecoversMirror() throws {
+        // Beacons along one wall (y = 1): the true position (12, 5) and its mirror (12, −3)
+        // give identical RSSI, so the samples alone can never pull the track back.
+        let line = [Point3D(x: 1, y: 1, z: 1.2), Point3D(x: 12, y: 1, z: 1.2), Point3D(x: 23, y: 1, z: 1.2)]
+        let truth = Point3D(x: 12, y: 5, z: 1.2)
+        func run(verify: Bool) throws -> (KalmanTracker, Bool) {
+            var rng = SeededGenerator(seed: 5)
+            var t = try Self.tracker(at: Point2D(x: 12, y: -3), sigma: 0.7)
+            var reset = false
+            for epoch in 1...8 {
+                for i in 0..<24 {
+                    let b = line[i % line.count]
+                    let rssi = Self.model.expectedRSSI(atDistance: truth.distance(to: b)) + rng.gaussian(sigma: 4)
+                    try t.update(RSSIMeasurement(time: Double(epoch - 1) + Double(i) / 24, beaconPosition: b,
+                                                 model: Self.model, rssi: min(rssi, -1)))
+                }
+                if verify {
+                    let fix = PositionMeasurement(time: Double(epoch), position: truth.planar, sigma: 1.5)
+                    if try t.verify(against: fix) == .reset { reset = true }
+                }
             }
-            outcome = try t.verify(against: PositionMeasurement(time: Double(epoch), position: truth.planar, sigma: 1.5))
-            if outcome == .reset { break }
+            return (t, reset)
         }
-        #expect(t.estimate.position.distance(to: truth.planar) < 3)
+        let (unverified, _) = try run(verify: false)
+        #expect(unverified.estimate.position.y < 0) // stuck on the wrong side without verification
+        let (verified, reset) = try run(verify: true)
+        #expect(reset)
+        #expect(verified.estimate.position.distance(to: truth.planar) < 2.5)
     }
 
     @Test("A timestamp older than the state is a typed error and changes nothing")

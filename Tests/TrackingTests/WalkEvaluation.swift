@@ -14,18 +14,22 @@ struct WalkEvaluation {
     let smoothed: [TrackEstimate]
     let baseline: [CommonPipeline.Output]
 
-    init(seed: UInt64, configuration: TrackerConfiguration = TrackerConfiguration(recordsHistory: true), verify: Bool = true,
-         epochUpdate: Bool = true, strongBaseline: Bool = false) throws {
-        let walk = WalkSimulator(seed: seed)
+    init(seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
+         configuration: TrackerConfiguration = TrackerConfiguration(recordsHistory: true), verify: Bool = true,
+         epochUpdate: Bool = true, strongBaseline: Bool = false, unweightedBaseline: Bool = false) throws {
+        let walk = WalkSimulator(seed: seed, configuration: simulation)
         self.walk = walk
         let c = walk.configuration
         var pipeline = CommonPipeline(beacons: walk.beacons, model: c.model, receiverHeight: c.receiverHeight)
         pipeline.stampsAtWindowEnd = strongBaseline == false
         pipeline.fixSigma = strongBaseline ? nil : 1.5
+        pipeline.unweighted = unweightedBaseline
         baseline = pipeline.run(walk).outputs
+        pipeline.unweighted = false
         // The first fix of the tracker is the window's (centre-stamped) least-squares fix.
         pipeline.stampsAtWindowEnd = false
 
+        let trackerModel = c.model
         var config = configuration
         config.receiverHeight = c.receiverHeight
         config.recordsHistory = true
@@ -48,7 +52,7 @@ struct WalkEvaluation {
         while epochStart + 1 <= c.duration + 1e-9 {
             let window = walk.samples(from: epochStart, to: epochStart + 1)
             let measurements = window.map {
-                RSSIMeasurement(time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: c.model, rssi: $0.rssi)
+                RSSIMeasurement(time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: trackerModel, rssi: $0.rssi)
             }
             if epochUpdate {
                 try tracker.update(measurements, at: epochStart + 1)
