@@ -17,6 +17,9 @@ struct SolverWorkspace: Sendable {
     var range: [Double] = []
     /// Range weight 1/σ_d², m⁻².
     var rangeWeight: [Double] = []
+    /// The same per-beacon constants packed together for the residual loop (one load per
+    /// beacon instead of six).
+    var terms: [BeaconTerm] = []
     /// Indices of the beacons currently in the fit.
     var active: [Int] = []
     /// Indices rejected as outliers, in order, with their residual and normalised residual.
@@ -52,6 +55,7 @@ struct SolverWorkspace: Sendable {
         slope.removeAll(keepingCapacity: true)
         range.removeAll(keepingCapacity: true)
         rangeWeight.removeAll(keepingCapacity: true)
+        terms.removeAll(keepingCapacity: true)
         active.removeAll(keepingCapacity: true)
         rejected.removeAll(keepingCapacity: true)
         rejectedResidual.removeAll(keepingCapacity: true)
@@ -61,4 +65,20 @@ struct SolverWorkspace: Sendable {
             jacobian.append(contentsOf: repeatElement(.zero, count: 2 * capacity - jacobian.count))
         }
     }
+}
+
+/// What the residual loop needs of one beacon.
+struct BeaconTerm: Sendable {
+    /// Position, metres.
+    var position: SIMD3<Double>
+    /// RSSI̅ − P₀, dB: the ML residual is `offset + slope · ln d`.
+    var offset: Double
+    /// k = 10 n/ln 10.
+    var slope: Double
+    /// m/σ², dB⁻².
+    var weight: Double
+    /// Median distance d̂, metres.
+    var range: Double
+    /// 1/σ_d², m⁻².
+    var rangeWeight: Double
 }

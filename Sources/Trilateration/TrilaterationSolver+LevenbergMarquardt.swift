@@ -38,38 +38,48 @@ extension TrilaterationSolver {
     mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int) -> Evaluation {
         let p = sub.point(theta)
         let offset = slot * workspace.beacon.count
-        var cost = 0.0
-        var normal = SmallSymmetricMatrix(order: sub.order)
-        var gradient = SIMD3<Double>.zero
-        var curvature = SmallSymmetricMatrix(order: sub.order)
-        var diagonal = 0.0
+        let order = sub.order
         let likelihood = configuration.estimator == .maximumLikelihood
-        for (j, i) in workspace.active.enumerated() {
-            let delta = p - workspace.beacon[i]
-            let d2 = max((delta * delta).sum(), 1e-4)
-            let r: Double, w: Double, a: SIMD3<Double>
-            if likelihood {
-                let k = workspace.slope[i]
-                r = workspace.mean[i] - workspace.power[i] + k * 0.5 * Foundation.log(d2)
-                w = workspace.weight[i]
-                a = sub.project((k / d2) * delta)
-                // Σ wᵢ rᵢ ∇²rᵢ with ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
-                diagonal += w * r * k / d2
-                curvature.addOuter(a, weight: -2 * w * r / k)
-            } else {
-                let d = d2.squareRoot()
-                r = workspace.range[i] - d
-                w = workspace.rangeWeight[i]
-                a = sub.project((-1 / d) * delta)
-                // ∇²rᵢ = −(I/d − ΔΔᵀ/d³) = −I/d + aaᵀ/d.
-                diagonal -= w * r / d
-                curvature.addOuter(a, weight: w * r / d)
+        var cost = 0.0
+        var normal = SmallSymmetricMatrix(order: order)
+        var gradient = SIMD3<Double>.zero
+        var curvature = SmallSymmetricMatrix(order: order)
+        var diagonal = 0.0
+        workspace.terms.withUnsafeBufferPointer { terms in
+            workspace.active.withUnsafeBufferPointer { active in
+                workspace.residual.withUnsafeMutableBufferPointer { residual in
+                    workspace.jacobian.withUnsafeMutableBufferPointer { jacobian in
+                        for j in 0..<active.count {
+                            let term = terms[active[j]]
+                            let delta = p - term.position
+                            let d2 = max((delta * delta).sum(), 1e-4)
+                            let r: Double, w: Double, a: SIMD3<Double>
+                            if likelihood {
+                                let k = term.slope
+                                r = term.offset + k * 0.5 * Foundation.log(d2)
+                                w = term.weight
+                                a = sub.project((k / d2) * delta)
+                                // Σ wᵢ rᵢ ∇²rᵢ, ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
+                                diagonal += w * r * k / d2
+                                curvature.addOuter(a, weight: -2 * w * r / k)
+                            } else {
+                                let d = d2.squareRoot()
+                                r = term.range - d
+                                w = term.rangeWeight
+                                a = sub.project((-1 / d) * delta)
+                                // ∇²rᵢ = −(I/d − ΔΔᵀ/d³) = −I/d + aaᵀ/d.
+                                diagonal -= w * r / d
+                                curvature.addOuter(a, weight: w * r / d)
+                            }
+                            residual[offset + j] = r
+                            jacobian[offset + j] = a
+                            cost += w * r * r
+                            normal.addOuter(a, weight: w)
+                            gradient += (w * r) * a
+                        }
+                    }
+                }
             }
-            workspace.residual[offset + j] = r
-            workspace.jacobian[offset + j] = a
-            cost += w * r * r
-            normal.addOuter(a, weight: w)
-            gradient += (w * r) * a
         }
         curvature.addDiagonal(diagonal)
         return Evaluation(cost: cost, normal: normal, gradient: gradient, curvature: curvature)

@@ -110,6 +110,10 @@ public struct TrilaterationSolver: Sendable {
             workspace.range.append(d)
             workspace.rangeWeight.append(1 / (sigmaD * sigmaD))
             workspace.active.append(i)
+            workspace.terms.append(BeaconTerm(
+                position: SIMD3(o.position.x, o.position.y, o.position.z), offset: o.meanRSSI - o.model.measuredPower,
+                slope: k, weight: count / (o.model.sigma * o.model.sigma), range: d,
+                rangeWeight: 1 / (sigmaD * sigmaD)))
         }
     }
 
@@ -165,7 +169,7 @@ public struct TrilaterationSolver: Sendable {
         var fisher = run.fisher
         if rank == subspace.order, case .planar = configuration.dimension,
            let outline = configuration.outline, outline.vertices.count >= 3,
-           !outline.contains(Point2D(x: p.x, y: p.y)) {
+           !OutlineGeometry.contains(outline.vertices, Point2D(x: p.x, y: p.y)) {
             let constrained = solveOnBoundary(sub, outline: outline, outside: p)
             p = constrained.point
             iterations += constrained.iterations
@@ -361,8 +365,8 @@ public struct TrilaterationSolver: Sendable {
     func constrainToOutline(_ fix: inout Fix) {
         guard let outline = configuration.outline, outline.vertices.count >= 3 else { return }
         let planar = fix.position.planar
-        if outline.contains(planar) { return }
-        let nearest = outline.nearestBoundaryPoint(to: planar).point
+        if OutlineGeometry.contains(outline.vertices, planar) { return }
+        let nearest = OutlineGeometry.nearestBoundaryPoint(outline.vertices, planar)
         fix.position.x = nearest.x
         fix.position.y = nearest.y
         fix.constrainedToOutline = true
