@@ -37,7 +37,7 @@ extension TrilaterationSolver {
     @inline(__always)
     mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int) -> Evaluation {
         let p = sub.point(theta)
-        let offset = slot * workspace.beacon.count
+        let offset = slot * workspace.terms.count
         let order = sub.order
         let likelihood = configuration.estimator == .maximumLikelihood
         var cost = 0.0
@@ -88,7 +88,7 @@ extension TrilaterationSolver {
     /// Weight of beacon i under the configured estimator.
     @inline(__always)
     func weight(_ i: Int) -> Double {
-        configuration.estimator == .maximumLikelihood ? workspace.weight[i] : workspace.rangeWeight[i]
+        configuration.estimator == .maximumLikelihood ? workspace.terms[i].weight : workspace.terms[i].rangeWeight
     }
 
     // MARK: Levenberg–Marquardt
@@ -178,7 +178,7 @@ extension TrilaterationSolver {
         case .householderQR:
             // [√W J; √μ I] δ = [−√W r; 0] in the least-squares sense.
             let m = workspace.active.count
-            let offset = workspace.currentSlot * workspace.beacon.count
+            let offset = workspace.currentSlot * workspace.terms.count
             workspace.matrixA.reshape(rows: m + q, columns: q)
             workspace.matrixB.reshape(rows: m + q, columns: 1)
             let root = mu.squareRoot()
@@ -211,11 +211,11 @@ extension TrilaterationSolver {
         var ref = workspace.active[0]
         var maxRange = 0.0
         for i in workspace.active {
-            if workspace.range[i] < workspace.range[ref] { ref = i }
-            maxRange = max(maxRange, workspace.range[i])
+            if workspace.terms[i].range < workspace.terms[ref].range { ref = i }
+            maxRange = max(maxRange, workspace.terms[i].range)
         }
-        let bRef = workspace.beacon[ref]
-        let dRef = workspace.range[ref]
+        let bRef = workspace.terms[ref].position
+        let dRef = workspace.terms[ref].range
         let toRef = bRef - sub.origin
         var guess: SIMD3<Double>?
         switch configuration.linearSolver {
@@ -223,9 +223,9 @@ extension TrilaterationSolver {
             var normal = SmallSymmetricMatrix(order: q)
             var rhs = SIMD3<Double>.zero
             for i in workspace.active where i != ref {
-                let c = workspace.beacon[i] - bRef
+                let c = workspace.terms[i].position - bRef
                 let a = 2 * sub.project(c)
-                let di = workspace.range[i]
+                let di = workspace.terms[i].range
                 let b = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
                 normal.addOuter(a, weight: 1)
                 rhs += b * a
@@ -237,9 +237,9 @@ extension TrilaterationSolver {
             workspace.matrixB.reshape(rows: max(rows, q), columns: 1)
             var j = 0
             for i in workspace.active where i != ref {
-                let c = workspace.beacon[i] - bRef
+                let c = workspace.terms[i].position - bRef
                 let a = 2 * sub.project(c)
-                let di = workspace.range[i]
+                let di = workspace.terms[i].range
                 for k in 0..<q { workspace.matrixA[j, k] = a[k] }
                 workspace.matrixB[j, 0] = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
                 j += 1
@@ -280,7 +280,7 @@ extension TrilaterationSolver {
             // outlier dug).
             var run = levenbergMarquardt(sub, from: theta)
             var centroid = SIMD3<Double>.zero
-            for i in workspace.active { centroid += workspace.beacon[i] }
+            for i in workspace.active { centroid += workspace.terms[i].position }
             centroid /= Double(workspace.active.count)
             let cold = levenbergMarquardt(sub, from: initialGuess(sub, centroid: centroid))
             iterations += run.iterations + cold.iterations
@@ -295,7 +295,7 @@ extension TrilaterationSolver {
         guard best >= 0 else { return nil }
         // The residual the rejected beacon had: recompute it at the full-set solution.
         _ = evaluate(sub, at: theta, slot: workspace.currentSlot)
-        let residual = workspace.residual[workspace.currentSlot * workspace.beacon.count + best]
+        let residual = workspace.residual[workspace.currentSlot * workspace.terms.count + best]
         let index = workspace.active.remove(at: best)
         workspace.rejected.append(index)
         workspace.rejectedResidual.append(residual)
@@ -307,7 +307,7 @@ extension TrilaterationSolver {
 
     /// √(Σ rᵢ²/m) over the active beacons at the current solution (dB or metres).
     func residualRMS() -> Double {
-        let offset = workspace.currentSlot * workspace.beacon.count
+        let offset = workspace.currentSlot * workspace.terms.count
         var sum = 0.0
         for j in 0..<workspace.active.count { sum += workspace.residual[offset + j] * workspace.residual[offset + j] }
         return (sum / Double(max(workspace.active.count, 1))).squareRoot()
@@ -352,7 +352,7 @@ extension TrilaterationSolver {
     func dilutionOfPrecision(_ sub: Subspace, at p: SIMD3<Double>) -> Double {
         var h = SmallSymmetricMatrix(order: sub.order)
         for i in workspace.active {
-            let delta = p - workspace.beacon[i]
+            let delta = p - workspace.terms[i].position
             let d = max((delta * delta).sum().squareRoot(), 0.01)
             h.addOuter(sub.project(delta / d), weight: 1)
         }
