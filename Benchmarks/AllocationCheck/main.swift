@@ -34,9 +34,10 @@ for _ in 0..<256 {
 var solver = TrilaterationSolver()
 var fix = Fix(reservingCapacity: 8)
 for scene in scenes { try? solver.solve(scene, into: &fix) }
-var rejected = 0
+var rejected = 0, iterations = 0
 for i in 0..<count {
     try? solver.solve(scenes[i & 255], into: &fix)
     rejected += fix.rejectedBeacons.count
+    iterations += fix.iterations
 }
-print("solved \(count) fixes, \(rejected) rejections")
+print("solved \(count) fixes, \(rejected) rejections, \(Double(iterations) / Double(max(count, 1))) iterations per fix")
