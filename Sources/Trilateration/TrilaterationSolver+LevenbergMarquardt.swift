@@ -203,7 +203,8 @@ extension TrilaterationSolver {
     // MARK: Initial guess
 
     /// Linearised least squares on differences of squared ranges against the closest beacon
-    /// (ref): 2 (bᵢ − b_ref)ᵀ p = |bᵢ|² − |b_ref|² − d̂ᵢ² + d̂_ref², solved in the subspace by the
+    /// (ref): 2 (bᵢ − b_ref)ᵀ p = |bᵢ|² − |b_ref|² − d̂ᵢ² + d̂_ref², rows weighted by 1/d̂ᵢ⁴ (the
+    /// variance of d̂ᵢ² grows as d̂ᵢ⁴), solved in the subspace by the
     /// hand path or LAPACK `dgelsd`. Falls back to the centroid when that system is singular
     /// or its answer lies implausibly far from the beacons.
     mutating func initialGuess(_ sub: Subspace, centroid: SIMD3<Double>) -> SIMD3<Double> {
@@ -227,8 +228,10 @@ extension TrilaterationSolver {
                 let a = 2 * sub.project(c)
                 let di = workspace.terms[i].range
                 let b = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
-                normal.addOuter(a, weight: 1)
-                rhs += b * a
+                // Row weight 1/d̂ᵢ⁴: the variance of d̂ᵢ² grows as d̂ᵢ⁴.
+                let v = 1 / (di * di * di * di)
+                normal.addOuter(a, weight: v)
+                rhs += (v * b) * a
             }
             guess = normal.solve(rhs)
         case .normalEquations, .householderQR:
@@ -240,8 +243,9 @@ extension TrilaterationSolver {
                 let c = workspace.terms[i].position - bRef
                 let a = 2 * sub.project(c)
                 let di = workspace.terms[i].range
-                for k in 0..<q { workspace.matrixA[j, k] = a[k] }
-                workspace.matrixB[j, 0] = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
+                let s = 1 / (di * di)
+                for k in 0..<q { workspace.matrixA[j, k] = s * a[k] }
+                workspace.matrixB[j, 0] = s * ((c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef)
                 j += 1
             }
             do {
