@@ -20,6 +20,11 @@ let package = Package(
             path: "Trilateration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "AllocationCheck",
+            dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
+            path: "AllocationCheck"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

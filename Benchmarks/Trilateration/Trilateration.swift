@@ -48,11 +48,15 @@ func makeScenes(count: Int) -> [[BeaconObservation]] {
     return scenes
 }
 
+/// The scenes every benchmark solves, generated once.
+let scenes = makeScenes(count: 1024)
+
+/// One benchmark iteration is 1,000 fixes (`scalingFactor: .kilo`): throughput is fixes per
+/// second and `mallocCountTotal` counts the allocations of 1,000 steady-state solves.
 func solverBenchmark(_ name: String, configuration: TrilaterationSolver.Configuration) {
     Benchmark(name, configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
-                                         warmupIterations: 1000, maxDuration: .seconds(3),
-                                         maxIterations: 2_000_000)) { benchmark in
-        let scenes = makeScenes(count: 1024)
+                                         scalingFactor: .kilo, maxDuration: .seconds(3),
+                                         maxIterations: 100_000)) { benchmark in
         var solver = TrilaterationSolver(configuration: configuration)
         var fix = Fix(reservingCapacity: 8)
         // Warm the workspace so the measured loop sees steady state.
@@ -62,6 +66,7 @@ func solverBenchmark(_ name: String, configuration: TrilaterationSolver.Configur
             try? solver.solve(scenes[iteration & 1023], into: &fix)
             blackHole(fix.position.x)
         }
+        benchmark.stopMeasurement()
     }
 }
 
@@ -71,4 +76,7 @@ let benchmarks: @Sendable () -> Void = {
     solverBenchmark("MaximumLikelihood2D8BeaconsDposv", configuration: .init(linearSolver: .normalEquations))
     solverBenchmark("MaximumLikelihood2D8BeaconsDgels", configuration: .init(linearSolver: .householderQR))
     solverBenchmark("RangeLeastSquares2D8Beacons", configuration: .init(estimator: .rangeLeastSquares))
+    solverBenchmark("MaximumLikelihood2D8BeaconsGaussNewton", configuration: .init(usesSecondOrder: false))
+    solverBenchmark("MaximumLikelihood2D8BeaconsOutline", configuration: .init(outline: Polygon([
+        Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)])))
 }

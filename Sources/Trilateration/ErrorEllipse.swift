@@ -27,9 +27,10 @@ public struct ErrorEllipse: Sendable, Hashable, Codable {
         let a = covariance.xx, b = covariance.xy, c = covariance.yy
         let mean = (a + c) / 2
         let radius = (((a - c) / 2) * ((a - c) / 2) + b * b).squareRoot()
-        self.init(eigenvalues: (max(mean + radius, 0), max(mean - radius, 0)),
-                  majorAxis: (b == 0 && a >= c) ? (1, 0) : (Foundation.cos(0.5 * atan2(2 * b, a - c)),
-                                                            Foundation.sin(0.5 * atan2(2 * b, a - c))))
+        semiMajor = max(mean + radius, 0).squareRoot()
+        semiMinor = max(mean - radius, 0).squareRoot()
+        // ½ atan2(2b, a − c) lies in (−π/2, π/2]; a circle has orientation 0.
+        orientation = radius == 0 ? 0 : 0.5 * atan2(2 * b, a - c)
     }
 
     /// The ellipse with the given eigenvalues (m², larger first) and major-axis direction.

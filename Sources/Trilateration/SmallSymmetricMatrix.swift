@@ -65,7 +65,19 @@ struct SmallSymmetricMatrix: Sendable, Hashable {
 
     /// Solves A x = b by Cholesky (A = L Lᵀ). Returns nil when a pivot is not positive
     /// relative to the diagonal (the matrix is not numerically positive definite).
+    @inline(__always)
     func solve(_ b: SIMD3<Double>) -> SIMD3<Double>? {
+        if order == 2 {
+            // Closed-form 2 × 2 Cholesky: the planar fast path.
+            let floor = max(abs(a00), abs(a11)) * 1e-13
+            guard a00 > floor else { return nil }
+            let l10 = a10 / a00
+            let p11 = a11 - l10 * a10
+            guard p11 > floor else { return nil }
+            let x1 = (b.y - l10 * b.x) / p11
+            let x0 = (b.x - a10 * x1) / a00
+            return SIMD3(x0, x1, 0)
+        }
         let scale = max(abs(a00), order > 1 ? abs(a11) : 0, order > 2 ? abs(a22) : 0)
         let floor = scale * 1e-13
         guard a00 > floor else { return nil }
@@ -96,9 +108,17 @@ struct SmallSymmetricMatrix: Sendable, Hashable {
         return SIMD3(x0, x1, x2)
     }
 
-    /// The inverse, by three Cholesky solves; nil when not positive definite.
+    /// The inverse, by Cholesky solves (closed form for order 2); nil when not positive
+    /// definite.
     func inverse() -> SmallSymmetricMatrix? {
         var result = SmallSymmetricMatrix(order: order)
+        if order == 2 {
+            guard let c0 = solve(SIMD3(1, 0, 0)), let c1 = solve(SIMD3(0, 1, 0)) else { return nil }
+            result.a00 = c0.x
+            result.a10 = c0.y
+            result.a11 = c1.y
+            return result
+        }
         for j in 0..<order {
             var e = SIMD3<Double>(0, 0, 0)
             e[j] = 1

@@ -3,20 +3,9 @@ import LinearAlgebra
 /// Buffers a ``TrilaterationSolver`` keeps between solves, so that a solve of the same size
 /// as an earlier one allocates nothing. Arrays only grow.
 struct SolverWorkspace: Sendable {
-    // Per beacon, indexed like the observations of the current solve.
-    var beacon: [SIMD3<Double>] = []
-    /// Mean RSSI, dBm.
-    var mean: [Double] = []
-    /// Maximum-likelihood weight mᵢ/σᵢ², dB⁻².
-    var weight: [Double] = []
-    /// Measured power P₀, dBm.
-    var power: [Double] = []
-    /// Slope k = 10 n/ln 10, dB per neper of distance.
-    var slope: [Double] = []
-    /// Median distance estimate d̂, metres.
-    var range: [Double] = []
-    /// Range weight 1/σ_d², m⁻².
-    var rangeWeight: [Double] = []
+    /// Per beacon, indexed like the observations of the current solve: what the residual
+    /// loop needs, packed together (one load per beacon).
+    var terms: [BeaconTerm] = []
     /// Indices of the beacons currently in the fit.
     var active: [Int] = []
     /// Indices rejected as outliers, in order, with their residual and normalised residual.
@@ -45,13 +34,7 @@ struct SolverWorkspace: Sendable {
 
     /// Clears the per-beacon arrays, keeping capacity.
     mutating func reset(capacity: Int) {
-        beacon.removeAll(keepingCapacity: true)
-        mean.removeAll(keepingCapacity: true)
-        weight.removeAll(keepingCapacity: true)
-        power.removeAll(keepingCapacity: true)
-        slope.removeAll(keepingCapacity: true)
-        range.removeAll(keepingCapacity: true)
-        rangeWeight.removeAll(keepingCapacity: true)
+        terms.removeAll(keepingCapacity: true)
         active.removeAll(keepingCapacity: true)
         rejected.removeAll(keepingCapacity: true)
         rejectedResidual.removeAll(keepingCapacity: true)
@@ -61,4 +44,20 @@ struct SolverWorkspace: Sendable {
             jacobian.append(contentsOf: repeatElement(.zero, count: 2 * capacity - jacobian.count))
         }
     }
+}
+
+/// What the residual loop needs of one beacon.
+struct BeaconTerm: Sendable {
+    /// Position, metres.
+    var position: SIMD3<Double>
+    /// RSSI̅ − P₀, dB: the ML residual is `offset + slope · ln d`.
+    var offset: Double
+    /// k = 10 n/ln 10.
+    var slope: Double
+    /// m/σ², dB⁻².
+    var weight: Double
+    /// Median distance d̂, metres.
+    var range: Double
+    /// 1/σ_d², m⁻².
+    var rangeWeight: Double
 }

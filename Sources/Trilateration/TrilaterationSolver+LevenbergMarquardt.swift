@@ -37,39 +37,49 @@ extension TrilaterationSolver {
     @inline(__always)
     mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int) -> Evaluation {
         let p = sub.point(theta)
-        let offset = slot * workspace.beacon.count
-        var cost = 0.0
-        var normal = SmallSymmetricMatrix(order: sub.order)
-        var gradient = SIMD3<Double>.zero
-        var curvature = SmallSymmetricMatrix(order: sub.order)
-        var diagonal = 0.0
+        let offset = slot * workspace.terms.count
+        let order = sub.order
         let likelihood = configuration.estimator == .maximumLikelihood
-        for (j, i) in workspace.active.enumerated() {
-            let delta = p - workspace.beacon[i]
-            let d2 = max((delta * delta).sum(), 1e-4)
-            let r: Double, w: Double, a: SIMD3<Double>
-            if likelihood {
-                let k = workspace.slope[i]
-                r = workspace.mean[i] - workspace.power[i] + k * 0.5 * Foundation.log(d2)
-                w = workspace.weight[i]
-                a = sub.project((k / d2) * delta)
-                // Σ wᵢ rᵢ ∇²rᵢ with ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
-                diagonal += w * r * k / d2
-                curvature.addOuter(a, weight: -2 * w * r / k)
-            } else {
-                let d = d2.squareRoot()
-                r = workspace.range[i] - d
-                w = workspace.rangeWeight[i]
-                a = sub.project((-1 / d) * delta)
-                // ∇²rᵢ = −(I/d − ΔΔᵀ/d³) = −I/d + aaᵀ/d.
-                diagonal -= w * r / d
-                curvature.addOuter(a, weight: w * r / d)
+        var cost = 0.0
+        var normal = SmallSymmetricMatrix(order: order)
+        var gradient = SIMD3<Double>.zero
+        var curvature = SmallSymmetricMatrix(order: order)
+        var diagonal = 0.0
+        workspace.terms.withUnsafeBufferPointer { terms in
+            workspace.active.withUnsafeBufferPointer { active in
+                workspace.residual.withUnsafeMutableBufferPointer { residual in
+                    workspace.jacobian.withUnsafeMutableBufferPointer { jacobian in
+                        for j in 0..<active.count {
+                            let term = terms[active[j]]
+                            let delta = p - term.position
+                            let d2 = max((delta * delta).sum(), 1e-4)
+                            let r: Double, w: Double, a: SIMD3<Double>
+                            if likelihood {
+                                let k = term.slope
+                                r = term.offset + k * 0.5 * Foundation.log(d2)
+                                w = term.weight
+                                a = sub.project((k / d2) * delta)
+                                // Σ wᵢ rᵢ ∇²rᵢ, ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
+                                diagonal += w * r * k / d2
+                                curvature.addOuter(a, weight: -2 * w * r / k)
+                            } else {
+                                let d = d2.squareRoot()
+                                r = term.range - d
+                                w = term.rangeWeight
+                                a = sub.project((-1 / d) * delta)
+                                // ∇²rᵢ = −(I/d − ΔΔᵀ/d³) = −I/d + aaᵀ/d.
+                                diagonal -= w * r / d
+                                curvature.addOuter(a, weight: w * r / d)
+                            }
+                            residual[offset + j] = r
+                            jacobian[offset + j] = a
+                            cost += w * r * r
+                            normal.addOuter(a, weight: w)
+                            gradient += (w * r) * a
+                        }
+                    }
+                }
             }
-            workspace.residual[offset + j] = r
-            workspace.jacobian[offset + j] = a
-            cost += w * r * r
-            normal.addOuter(a, weight: w)
-            gradient += (w * r) * a
         }
         curvature.addDiagonal(diagonal)
         return Evaluation(cost: cost, normal: normal, gradient: gradient, curvature: curvature)
@@ -78,7 +88,7 @@ extension TrilaterationSolver {
     /// Weight of beacon i under the configured estimator.
     @inline(__always)
     func weight(_ i: Int) -> Double {
-        configuration.estimator == .maximumLikelihood ? workspace.weight[i] : workspace.rangeWeight[i]
+        configuration.estimator == .maximumLikelihood ? workspace.terms[i].weight : workspace.terms[i].rangeWeight
     }
 
     // MARK: Levenberg–Marquardt
@@ -168,7 +178,7 @@ extension TrilaterationSolver {
         case .householderQR:
             // [√W J; √μ I] δ = [−√W r; 0] in the least-squares sense.
             let m = workspace.active.count
-            let offset = workspace.currentSlot * workspace.beacon.count
+            let offset = workspace.currentSlot * workspace.terms.count
             workspace.matrixA.reshape(rows: m + q, columns: q)
             workspace.matrixB.reshape(rows: m + q, columns: 1)
             let root = mu.squareRoot()
@@ -193,7 +203,8 @@ extension TrilaterationSolver {
     // MARK: Initial guess
 
     /// Linearised least squares on differences of squared ranges against the closest beacon
-    /// (ref): 2 (bᵢ − b_ref)ᵀ p = |bᵢ|² − |b_ref|² − d̂ᵢ² + d̂_ref², solved in the subspace by the
+    /// (ref): 2 (bᵢ − b_ref)ᵀ p = |bᵢ|² − |b_ref|² − d̂ᵢ² + d̂_ref², rows weighted by 1/d̂ᵢ⁴ (the
+    /// variance of d̂ᵢ² grows as d̂ᵢ⁴), solved in the subspace by the
     /// hand path or LAPACK `dgelsd`. Falls back to the centroid when that system is singular
     /// or its answer lies implausibly far from the beacons.
     mutating func initialGuess(_ sub: Subspace, centroid: SIMD3<Double>) -> SIMD3<Double> {
@@ -201,11 +212,11 @@ extension TrilaterationSolver {
         var ref = workspace.active[0]
         var maxRange = 0.0
         for i in workspace.active {
-            if workspace.range[i] < workspace.range[ref] { ref = i }
-            maxRange = max(maxRange, workspace.range[i])
+            if workspace.terms[i].range < workspace.terms[ref].range { ref = i }
+            maxRange = max(maxRange, workspace.terms[i].range)
         }
-        let bRef = workspace.beacon[ref]
-        let dRef = workspace.range[ref]
+        let bRef = workspace.terms[ref].position
+        let dRef = workspace.terms[ref].range
         let toRef = bRef - sub.origin
         var guess: SIMD3<Double>?
         switch configuration.linearSolver {
@@ -213,12 +224,14 @@ extension TrilaterationSolver {
             var normal = SmallSymmetricMatrix(order: q)
             var rhs = SIMD3<Double>.zero
             for i in workspace.active where i != ref {
-                let c = workspace.beacon[i] - bRef
+                let c = workspace.terms[i].position - bRef
                 let a = 2 * sub.project(c)
-                let di = workspace.range[i]
+                let di = workspace.terms[i].range
                 let b = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
-                normal.addOuter(a, weight: 1)
-                rhs += b * a
+                // Row weight 1/d̂ᵢ⁴: the variance of d̂ᵢ² grows as d̂ᵢ⁴.
+                let v = 1 / (di * di * di * di)
+                normal.addOuter(a, weight: v)
+                rhs += (v * b) * a
             }
             guess = normal.solve(rhs)
         case .normalEquations, .householderQR:
@@ -227,11 +240,12 @@ extension TrilaterationSolver {
             workspace.matrixB.reshape(rows: max(rows, q), columns: 1)
             var j = 0
             for i in workspace.active where i != ref {
-                let c = workspace.beacon[i] - bRef
+                let c = workspace.terms[i].position - bRef
                 let a = 2 * sub.project(c)
-                let di = workspace.range[i]
-                for k in 0..<q { workspace.matrixA[j, k] = a[k] }
-                workspace.matrixB[j, 0] = (c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef
+                let di = workspace.terms[i].range
+                let s = 1 / (di * di)
+                for k in 0..<q { workspace.matrixA[j, k] = s * a[k] }
+                workspace.matrixB[j, 0] = s * ((c * c).sum() + 2 * (c * toRef).sum() - di * di + dRef * dRef)
                 j += 1
             }
             do {
@@ -270,7 +284,7 @@ extension TrilaterationSolver {
             // outlier dug).
             var run = levenbergMarquardt(sub, from: theta)
             var centroid = SIMD3<Double>.zero
-            for i in workspace.active { centroid += workspace.beacon[i] }
+            for i in workspace.active { centroid += workspace.terms[i].position }
             centroid /= Double(workspace.active.count)
             let cold = levenbergMarquardt(sub, from: initialGuess(sub, centroid: centroid))
             iterations += run.iterations + cold.iterations
@@ -285,7 +299,7 @@ extension TrilaterationSolver {
         guard best >= 0 else { return nil }
         // The residual the rejected beacon had: recompute it at the full-set solution.
         _ = evaluate(sub, at: theta, slot: workspace.currentSlot)
-        let residual = workspace.residual[workspace.currentSlot * workspace.beacon.count + best]
+        let residual = workspace.residual[workspace.currentSlot * workspace.terms.count + best]
         let index = workspace.active.remove(at: best)
         workspace.rejected.append(index)
         workspace.rejectedResidual.append(residual)
@@ -297,7 +311,7 @@ extension TrilaterationSolver {
 
     /// √(Σ rᵢ²/m) over the active beacons at the current solution (dB or metres).
     func residualRMS() -> Double {
-        let offset = workspace.currentSlot * workspace.beacon.count
+        let offset = workspace.currentSlot * workspace.terms.count
         var sum = 0.0
         for j in 0..<workspace.active.count { sum += workspace.residual[offset + j] * workspace.residual[offset + j] }
         return (sum / Double(max(workspace.active.count, 1))).squareRoot()
@@ -342,7 +356,7 @@ extension TrilaterationSolver {
     func dilutionOfPrecision(_ sub: Subspace, at p: SIMD3<Double>) -> Double {
         var h = SmallSymmetricMatrix(order: sub.order)
         for i in workspace.active {
-            let delta = p - workspace.beacon[i]
+            let delta = p - workspace.terms[i].position
             let d = max((delta * delta).sum().squareRoot(), 0.01)
             h.addOuter(sub.project(delta / d), weight: 1)
         }

@@ -102,21 +102,18 @@ public struct TrilaterationSolver: Sendable {
             let count = Double(o.count)
             let d = BeaconObservation.medianDistance(meanRSSI: o.meanRSSI, model: o.model)
             let sigmaD = d * o.model.sigma / (k * count.squareRoot())
-            workspace.beacon.append(SIMD3(o.position.x, o.position.y, o.position.z))
-            workspace.mean.append(o.meanRSSI)
-            workspace.weight.append(count / (o.model.sigma * o.model.sigma))
-            workspace.power.append(o.model.measuredPower)
-            workspace.slope.append(k)
-            workspace.range.append(d)
-            workspace.rangeWeight.append(1 / (sigmaD * sigmaD))
             workspace.active.append(i)
+            workspace.terms.append(BeaconTerm(
+                position: SIMD3(o.position.x, o.position.y, o.position.z), offset: o.meanRSSI - o.model.measuredPower,
+                slope: k, weight: count / (o.model.sigma * o.model.sigma), range: d,
+                rangeWeight: 1 / (sigmaD * sigmaD)))
         }
     }
 
     /// Index of the beacon with the smallest median distance.
     func closestBeacon() -> Int {
         var best = 0
-        for i in workspace.range.indices where workspace.range[i] < workspace.range[best] { best = i }
+        for i in workspace.terms.indices where workspace.terms[i].range < workspace.terms[best].range { best = i }
         return best
     }
 
@@ -127,12 +124,12 @@ public struct TrilaterationSolver: Sendable {
         var sub = subspace
         var rank = subspace.order
         var centroid = SIMD3<Double>.zero
-        for i in workspace.active { centroid += workspace.beacon[i] }
+        for i in workspace.active { centroid += workspace.terms[i].position }
         centroid /= Double(workspace.active.count)
 
         // Rank of the beacon geometry along the unknown directions.
         var scatter = SmallSymmetricMatrix(order: sub.order)
-        for i in workspace.active { scatter.addOuter(sub.project(workspace.beacon[i] - centroid), weight: 1) }
+        for i in workspace.active { scatter.addOuter(sub.project(workspace.terms[i].position - centroid), weight: 1) }
         if !scatter.isPositiveDefinite(relativeFloor: 1e-10) {
             guard let reduced = reducedSubspace(sub, scatter: scatter, centroid: centroid) else {
                 fallback(.coincidentBeacons, subspace: subspace, into: &fix)
@@ -165,7 +162,7 @@ public struct TrilaterationSolver: Sendable {
         var fisher = run.fisher
         if rank == subspace.order, case .planar = configuration.dimension,
            let outline = configuration.outline, outline.vertices.count >= 3,
-           !outline.contains(Point2D(x: p.x, y: p.y)) {
+           !OutlineGeometry.contains(outline.vertices, Point2D(x: p.x, y: p.y)) {
             let constrained = solveOnBoundary(sub, outline: outline, outside: p)
             p = constrained.point
             iterations += constrained.iterations
@@ -242,8 +239,8 @@ public struct TrilaterationSolver: Sendable {
         guard let across = acrossDirections(subspace, determined: sub).first else { return nil }
         var total = 0.0, sum = 0.0
         for i in workspace.active {
-            let d = workspace.range[i]
-            let delta = p - workspace.beacon[i]
+            let d = workspace.terms[i].range
+            let delta = p - workspace.terms[i].position
             sum += max(d * d - (delta * delta).sum(), 0) / (d * d)
             total += 1 / (d * d)
         }
@@ -288,10 +285,10 @@ public struct TrilaterationSolver: Sendable {
                          determined: Subspace, at p: SIMD3<Double>) {
         var total = 0.0, sum = 0.0
         for i in workspace.active {
-            let d = workspace.range[i]
+            let d = workspace.terms[i].range
             let v = 1 / (d * d)
-            let delta = p - workspace.beacon[i]
-            sum += v * (max(d * d - (delta * delta).sum(), 0) + 1 / workspace.rangeWeight[i])
+            let delta = p - workspace.terms[i].position
+            sum += v * (max(d * d - (delta * delta).sum(), 0) + 1 / workspace.terms[i].rangeWeight)
             total += v
         }
         let missing = subspace.order - determined.order
@@ -317,20 +314,20 @@ public struct TrilaterationSolver: Sendable {
         var total = 0.0
         var c = SIMD3<Double>.zero
         for i in workspace.active {
-            let d = max(workspace.range[i], 0.1)
+            let d = max(workspace.terms[i].range, 0.1)
             let v = 1 / (d * d)
-            c += v * workspace.beacon[i]
+            c += v * workspace.terms[i].position
             total += v
         }
         c /= total
         if planar { c.z = subspace.origin.z }
         var cov = PositionCovariance.zero
         for i in workspace.active {
-            let d = max(workspace.range[i], 0.1)
+            let d = max(workspace.terms[i].range, 0.1)
             let v = 1 / (d * d) / total
-            let b = workspace.beacon[i]
+            let b = workspace.terms[i].position
             let e = b - c
-            let variance = 1 / workspace.rangeWeight[i]
+            let variance = 1 / workspace.terms[i].rangeWeight
             if planar {
                 let dz = b.z - c.z
                 let shell = (max(d * d - dz * dz, 0) + variance) / 2
@@ -361,8 +358,8 @@ public struct TrilaterationSolver: Sendable {
     func constrainToOutline(_ fix: inout Fix) {
         guard let outline = configuration.outline, outline.vertices.count >= 3 else { return }
         let planar = fix.position.planar
-        if outline.contains(planar) { return }
-        let nearest = outline.nearestBoundaryPoint(to: planar).point
+        if OutlineGeometry.contains(outline.vertices, planar) { return }
+        let nearest = OutlineGeometry.nearestBoundaryPoint(outline.vertices, planar)
         fix.position.x = nearest.x
         fix.position.y = nearest.y
         fix.constrainedToOutline = true
@@ -410,7 +407,7 @@ public struct TrilaterationSolver: Sendable {
         let m = workspace.active.count
         if run.cost > chiSquareThreshold(degrees: m - sub.order) { return true }
         guard let inverse = run.fisher.inverse() else { return false }
-        let offset = workspace.currentSlot * workspace.beacon.count
+        let offset = workspace.currentSlot * workspace.terms.count
         var largest = 0.0
         for (j, i) in workspace.active.enumerated() {
             let a = workspace.jacobian[offset + j]
