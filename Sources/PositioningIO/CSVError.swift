@@ -3,6 +3,8 @@
 public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, detail: String)
+    /// An output file could not be created or moved into place.
+    case unwritable(path: String, detail: String)
     /// The file has no header row.
     case empty(path: String)
     /// A required column is not in the header.
@@ -16,7 +18,7 @@ public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int? {
         switch self {
         case .invalidValue(_, let line, _, _, _), .malformedRow(_, let line, _): return line
-        case .unreadable, .empty, .missingColumn: return nil
+        case .unreadable, .unwritable, .empty, .missingColumn: return nil
         }
     }
 
@@ -24,6 +26,8 @@ public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let detail):
             return "\(path): cannot read: \(detail)"
+        case .unwritable(let path, let detail):
+            return "\(path): cannot write: \(detail)"
         case .empty(let path):
             return "\(path): the file is empty; a header row is required"
         case .missingColumn(let path, let column, let header):

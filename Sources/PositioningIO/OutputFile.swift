@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a command writes: standard output, or a file that appears only when the command
 /// succeeds (written to a temporary file beside it and moved into place on ``commit()``), so a
@@ -11,7 +16,7 @@ public final class OutputFile {
     private var finished = false
 
     /// Standard output when `path` is nil or "-", otherwise a new file at `path`.
-    /// - Throws: ``CSVError/unreadable(path:detail:)`` when the file cannot be created.
+    /// - Throws: ``CSVError/unwritable(path:detail:)`` when the file cannot be created.
     public init(path: String?) throws(CSVError) {
         guard let path, path != "-" else {
             handle = FileHandle.standardOutput
@@ -24,7 +29,7 @@ public final class OutputFile {
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
               let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw .unreadable(path: path, detail: "cannot create the output file (does its folder exist?)")
+            throw .unwritable(path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
         self.handle = handle
         finalPath = path
@@ -53,16 +58,12 @@ public final class OutputFile {
         finished = true
         guard let finalPath, let temporaryPath else { return }
         try? handle.close()
-        do {
-            if FileManager.default.fileExists(atPath: finalPath) {
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: finalPath),
-                                                          withItemAt: URL(fileURLWithPath: temporaryPath))
-            } else {
-                try FileManager.default.moveItem(atPath: temporaryPath, toPath: finalPath)
-            }
-        } catch {
+        // rename(2) replaces an existing file atomically; FileManager.replaceItemAt does not
+        // on Linux (it can fail after removing the original).
+        if rename(temporaryPath, finalPath) != 0 {
+            let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw .unreadable(path: finalPath, detail: "cannot write the output file: \(error.localizedDescription)")
+            throw .unwritable(path: finalPath, detail: reason)
         }
     }
 

@@ -44,6 +44,19 @@ struct FixWriterTests {
         #expect(geometry["coordinates"] as? [Double] == [1.235, -2.0])
     }
 
+    @Test("committing over an existing file replaces it")
+    func replacesExisting() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for text in ["first\n", "second\n"] {
+            let output = try OutputFile(path: url.path)
+            output.write(text)
+            try output.commit()
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "second\n")
+        #expect(throws: CSVError.self) { _ = try OutputFile(path: "/nonexistent-folder/fixes.csv") }
+    }
+
     @Test("an abandoned file output leaves no file behind")
     func abandoned() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID()).csv")
