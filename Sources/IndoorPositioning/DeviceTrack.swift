@@ -118,9 +118,8 @@ struct DeviceTrack: Sendable {
             return
         }
 
-        let measured = PositionMeasurement(
-            time: end, x: fix.position.x, y: fix.position.y, covarianceXX: max(fix.covariance.xx, 1e-6),
-            covarianceXY: fix.covariance.xy, covarianceYY: max(fix.covariance.yy, 1e-6), level: level)
+        var measured = PositionMeasurement(fix, time: end)
+        measured.level = level
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else {

@@ -69,6 +69,7 @@ extension PositioningEngine {
             }
             do {
                 try tracker.validate()
+                try solver.validate()
                 _ = try FloorEstimator(configuration: floor)
             } catch {
                 throw .invalidConfiguration(String(describing: error))

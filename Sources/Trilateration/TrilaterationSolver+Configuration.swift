@@ -97,8 +97,10 @@ extension TrilaterationSolver {
             self.initialDamping = initialDamping
         }
 
-        /// Throws when a setting is out of range.
-        func validate() throws(TrilaterationError) {
+        /// Checks every setting.
+        /// - Throws: ``TrilaterationError/invalidConfiguration(detail:)`` naming the first
+        ///   setting out of range.
+        public func validate() throws(TrilaterationError) {
             if case .planar(let h) = dimension, !h.isFinite {
                 throw .invalidConfiguration(detail: "receiverHeight must be finite, got \(h)")
             }
