@@ -421,8 +421,7 @@ public struct KalmanTracker: Sendable {
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
             if let last = history.last, last.time == time { history.removeLast() }
-            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
-                                     state: state, covariance: covariance, startsSegment: true, level: level))
+            appendSegmentStart()
         }
     }
 
@@ -436,9 +435,15 @@ public struct KalmanTracker: Sendable {
             history[last].covariance = covariance
             history[last].level = level
         } else {
-            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
-                                     state: state, covariance: covariance, startsSegment: true, level: level))
+            appendSegmentStart()
         }
+    }
+
+    /// Records the current state as a step of its own that starts a segment.
+    private mutating func appendSegmentStart() {
+        history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state,
+                                 predictedCovariance: covariance, state: state, covariance: covariance,
+                                 startsSegment: true, level: level))
     }
 
     /// Marks the current step as the start of a segment (the smoother does not cross it).
@@ -452,8 +457,7 @@ public struct KalmanTracker: Sendable {
             history[last].covariance = covariance
             history[last].level = level
         } else {
-            history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state, predictedCovariance: covariance,
-                                     state: state, covariance: covariance, startsSegment: true, level: level))
+            appendSegmentStart()
         }
     }
 

@@ -336,14 +336,7 @@ extension TrilaterationSolver {
         for i in 0..<q {
             let u = sub.column(i)
             for j in 0..<q {
-                let v = sub.column(j)
-                let s = inverse[i, j]
-                c.xx += s * u.x * v.x
-                c.xy += s * u.x * v.y
-                c.yy += s * u.y * v.y
-                c.xz += s * u.x * v.z
-                c.yz += s * u.y * v.z
-                c.zz += s * u.z * v.z
+                c.add(inverse[i, j], u, sub.column(j))
             }
         }
         return c

@@ -254,13 +254,7 @@ public struct TrilaterationSolver: Sendable {
         for v in acrossDirections(subspace, determined: sub) {
             let component = ((full - sub.origin) * v).sum()
             onAxis -= component * v
-            let s2 = component * component
-            covariance.xx += s2 * v.x * v.x
-            covariance.xy += s2 * v.x * v.y
-            covariance.yy += s2 * v.y * v.y
-            covariance.xz += s2 * v.x * v.z
-            covariance.yz += s2 * v.y * v.z
-            covariance.zz += s2 * v.z * v.z
+            covariance.add(component * component, v, v)
         }
         return (onAxis, covariance, run.iterations)
     }
@@ -294,14 +288,7 @@ public struct TrilaterationSolver: Sendable {
         let missing = subspace.order - determined.order
         let s2 = sum / total / Double(max(missing, 1))
         let added = acrossDirections(subspace, determined: determined)
-        for v in added {
-            covariance.xx += s2 * v.x * v.x
-            covariance.xy += s2 * v.x * v.y
-            covariance.yy += s2 * v.y * v.y
-            covariance.xz += s2 * v.x * v.z
-            covariance.yz += s2 * v.y * v.z
-            covariance.zz += s2 * v.z * v.z
-        }
+        for v in added { covariance.add(s2, v, v) }
     }
 
     // MARK: Fallback

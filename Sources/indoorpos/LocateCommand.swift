@@ -41,7 +41,7 @@ struct LocateCommand: ParsableCommand {
     @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
     var sampleSigma: Double?
 
-    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.2, a walking person; lower for slow movers).")
+    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).")
     var accelerationDensity: Double?
 
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
