@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that users of the library never resolve
-// package-benchmark. Run: `swift package benchmark` from this folder.
+// package-benchmark. Run from this folder: `swift package benchmark --target TrilaterationBenchmarks`
+// (AllocationCheck is a plain executable for valgrind, not a benchmark).
 let package = Package(
     name: "IndoorPositioningBenchmarks",
     platforms: [.macOS(.v13)],
