@@ -79,8 +79,10 @@ struct DeviceTrack: Sendable {
 
     private mutating func closeEpoch(end: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
         hasClosedEpoch = true
-        // Take this epoch's samples, in time order; later ones stay pending.
-        pending.sort { $0.time < $1.time }
+        // Take this epoch's samples in a canonical order (time, then beacon, then RSSI), so that
+        // the result does not depend on the order of samples with equal timestamps; later ones
+        // stay pending.
+        pending.sort { ($0.time, $0.slot, $0.rssi) < ($1.time, $1.slot, $1.rssi) }
         let split = pending.firstIndex { $0.time >= end } ?? pending.count
         guard split > 0 else { return }
         let samples = pending[..<split]

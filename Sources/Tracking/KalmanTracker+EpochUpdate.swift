@@ -55,8 +55,9 @@ extension KalmanTracker {
         let zr = floorElevation + configuration.receiverHeight
         let gate = configuration.rssiGate
 
+        let scale = noiseScale
         func model(_ s: RSSIMeasurement, _ x: Vector4) -> (h: Double, jacobian: Vector4, r: Double) {
-            Self.epochModel(s, x, time: time, receiverZ: zr, density: q)
+            Self.epochModel(s, x, time: time, receiverZ: zr, density: q, noiseScale: scale)
         }
 
         // Gate every sample against the prior; keep a bit mask of the accepted ones.
@@ -73,6 +74,10 @@ extension KalmanTracker {
             let nu = s.rssi - m.h
             let nis = nu * nu / sVar
             accepted.append(nis <= gate)
+            if nis <= gate {
+                learnNoiseScale(innovation: nu, predictedVariance: sVar - s.model.sigma * s.model.sigma * scale,
+                                sigma: s.model.sigma)
+            }
             meanNIS += (min(nis, Self.nisCap) - meanNIS) * Self.nisWeight
             rssiSamplesSinceReset += 1
             if nis <= gate {
@@ -137,7 +142,7 @@ extension KalmanTracker {
     /// hᵢ, Hᵢ and Rᵢ of one sample for the epoch update (see ``update(_:at:)-([RSSIMeasurement],_)``).
     @inline(__always)
     static func epochModel(_ s: RSSIMeasurement, _ x: Vector4, time: Double, receiverZ: Double,
-                           density q: Double) -> (h: Double, jacobian: Vector4, r: Double) {
+                           density q: Double, noiseScale: Double = 1) -> (h: Double, jacobian: Vector4, r: Double) {
         let tau = time - s.time
         let dx = x[0] - tau * x[2] - s.beaconPosition.x
         let dy = x[1] - tau * x[3] - s.beaconPosition.y
@@ -146,7 +151,7 @@ extension KalmanTracker {
         let slope = s.model.logSlope
         let gx = -slope * dx / d2, gy = -slope * dy / d2
         let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
-        let r = s.model.sigma * s.model.sigma + (gx * gx + gy * gy) * q * tau * tau * tau / 3
+        let r = s.model.sigma * s.model.sigma * noiseScale + (gx * gx + gy * gy) * q * tau * tau * tau / 3
         return (h, Vector4(gx, gy, -tau * gx, -tau * gy), r)
     }
 }

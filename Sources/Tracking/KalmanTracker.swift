@@ -59,6 +59,9 @@ public struct KalmanTracker: Sendable {
     var meanNIS = 1.0
     /// RSSI samples since the track started or was last reset.
     var rssiSamplesSinceReset = 0
+    /// The learned scale λ ≥ 1 of every RSSI sample's variance σ² (see
+    /// ``TrackerConfiguration/maximumNoiseScale``).
+    public internal(set) var noiseScale = 1.0
     private let fixGate: Double
     private let rssiGate: Double
 
@@ -270,10 +273,13 @@ public struct KalmanTracker: Sendable {
         var outcome = UpdateOutcome.accepted(mahalanobisSquared: 0)
         var (h, jacobian) = measurement(s)
         var ph = covariance * jacobian
-        let r = s.model.sigma * s.model.sigma
+        let r = s.model.sigma * s.model.sigma * noiseScale
         // S = H P Hᵀ + R (scalar, ≥ R > 0).
         var innovationVariance = (jacobian * ph).sum() + r
         var nu = s.rssi - h
+        if nu * nu <= rssiGate * innovationVariance {
+            learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - r, sigma: s.model.sigma)
+        }
         let d2 = nu * nu / innovationVariance
         meanNIS += (min(d2, Self.nisCap) - meanNIS) * Self.nisWeight
         rssiSamplesSinceReset += 1
@@ -324,6 +330,17 @@ public struct KalmanTracker: Sendable {
 
     /// Weight of the newest sample in the running mean of ν²/S (about the last 64 samples).
     static let nisWeight = 1.0 / 64
+    /// Weight of one sample in the noise-scale average (about the last 256 samples).
+    static let noiseScaleWeight = 1.0 / 256
+
+    /// Moves the noise scale λ towards this sample's estimate (ν² − H P Hᵀ)/σ², kept in
+    /// [1, ``TrackerConfiguration/maximumNoiseScale``].
+    mutating func learnNoiseScale(innovation nu: Double, predictedVariance hph: Double, sigma: Double) {
+        guard configuration.maximumNoiseScale > 1, sigma > 0 else { return }
+        let estimate = (nu * nu - hph) / (sigma * sigma)
+        let updated = noiseScale + (estimate - noiseScale) * Self.noiseScaleWeight
+        noiseScale = min(max(updated, 1), configuration.maximumNoiseScale)
+    }
     /// Samples the running mean needs before it may declare the track lost.
     static let nisWindow = 64
     /// Cap on one sample's ν²/S in the running mean, so that one outlier cannot reset the track.

@@ -59,6 +59,13 @@ public struct TrackerConfiguration: Sendable, Hashable {
     /// Whether the tracker records every step for the ``RTSSmoother``. Default false (no memory
     /// grows); enable it for offline batches.
     public var recordsHistory: Bool
+    /// Largest factor by which the tracker may scale every RSSI sample's variance σ² when its
+    /// innovations show more scatter than the path-loss model's σ says (1 disables the
+    /// adaptation). The scale λ is learned from the accepted samples as an exponentially
+    /// weighted mean of (ν² − H P Hᵀ)/σ² over about 256 samples and kept in [1, this]. Default 4
+    /// (σ may grow to 2×): calibrations from long static averages understate the scatter of a
+    /// walking phone's single readings; on data that follows the model λ stays near 1.
+    public var maximumNoiseScale: Double
 
     /// A configuration; every argument has the documented default for a walking person.
     public init(accelerationDensity: Double = 0.8,
@@ -75,7 +82,8 @@ public struct TrackerConfiguration: Sendable, Hashable {
                 receiverHeight: Double = 1.2,
                 outline: Polygon? = nil,
                 outlineMargin: Double = 0.05,
-                recordsHistory: Bool = false) {
+                recordsHistory: Bool = false,
+                maximumNoiseScale: Double = 4) {
         self.accelerationDensity = accelerationDensity
         self.velocityCorrelationTime = velocityCorrelationTime
         self.gateProbability = gateProbability
@@ -91,6 +99,7 @@ public struct TrackerConfiguration: Sendable, Hashable {
         self.outline = outline
         self.outlineMargin = outlineMargin
         self.recordsHistory = recordsHistory
+        self.maximumNoiseScale = maximumNoiseScale
     }
 
     /// Throws `invalidConfiguration` naming the first value out of range.
@@ -108,6 +117,8 @@ public struct TrackerConfiguration: Sendable, Hashable {
         try check(lostInnovationLevel.isFinite && lostInnovationLevel > 1, "lostInnovationLevel", lostInnovationLevel)
         try check(rssiIterations >= 1 && rssiIterations <= 20, "rssiIterations", Double(rssiIterations))
         try check(maximumSpeed.isFinite && maximumSpeed > 0, "maximumSpeed", maximumSpeed)
+        try check(maximumNoiseScale.isFinite && maximumNoiseScale >= 1 && maximumNoiseScale <= 100,
+                  "maximumNoiseScale", maximumNoiseScale)
         try check(resetPositionVariance.isFinite && resetPositionVariance > 0, "resetPositionVariance", resetPositionVariance)
         try check(initialVelocitySigma.isFinite && initialVelocitySigma > 0, "initialVelocitySigma", initialVelocitySigma)
         try check(maximumPositionVariance.isFinite && maximumPositionVariance > 0, "maximumPositionVariance", maximumPositionVariance)
