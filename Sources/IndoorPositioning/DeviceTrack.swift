@@ -52,7 +52,7 @@ struct DeviceTrack: Sendable {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
             // Skip empty epochs in one step, keeping the grid.
             let next = start + epoch
-            let earliest = pending.map(\.time).min() ?? sample.time
+            let earliest = pending.lazy.map(\.time).min() ?? sample.time
             let skipped = max(0, ((earliest - next) / epoch).rounded(.down))
             start = next + skipped * epoch
             epochStart = start
@@ -66,7 +66,7 @@ struct DeviceTrack: Sendable {
         let epoch = context.configuration.epoch
         while var start = epochStart, !pending.isEmpty {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
-            guard let earliest = pending.map(\.time).min() else { break }
+            guard let earliest = pending.lazy.map(\.time).min() else { break }
             start += epoch * max(1, ((earliest - start) / epoch).rounded(.down))
             epochStart = start
         }
