@@ -104,10 +104,7 @@ extension KalmanTracker {
         // Gauss–Newton on the MAP cost, information form.
         guard let lPrior = covariance.choleskyFactor else { throw .covarianceNotPositiveDefinite }
         let x0 = state
-        let priorInfo = Matrix4(Matrix4.choleskySolve(lPrior, Vector4(1, 0, 0, 0)),
-                                Matrix4.choleskySolve(lPrior, Vector4(0, 1, 0, 0)),
-                                Matrix4.choleskySolve(lPrior, Vector4(0, 0, 1, 0)),
-                                Matrix4.choleskySolve(lPrior, Vector4(0, 0, 0, 1))).symmetrized
+        let priorInfo = Matrix4.inverse(choleskyFactor: lPrior)
         var x = x0
         var lInfo = lPrior
         for _ in 0..<(configuration.rssiIterations + 4) {
@@ -126,16 +123,7 @@ extension KalmanTracker {
             if step[0] * step[0] + step[1] * step[1] < 1e-6 { break }
         }
         // P = (information at the solution)⁻¹, column by column from its Cholesky factor.
-        let newP = Matrix4(Matrix4.choleskySolve(lInfo, Vector4(1, 0, 0, 0)),
-                           Matrix4.choleskySolve(lInfo, Vector4(0, 1, 0, 0)),
-                           Matrix4.choleskySolve(lInfo, Vector4(0, 0, 1, 0)),
-                           Matrix4.choleskySolve(lInfo, Vector4(0, 0, 0, 1))).symmetrized
-        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
-            throw .covarianceNotPositiveDefinite
-        }
-        state = x
-        covariance = newP
-        finishUpdate()
+        try commit(x, Matrix4.inverse(choleskyFactor: lInfo))
         return outcome
     }
 

@@ -206,14 +206,7 @@ public struct KalmanTracker: Sendable {
         let a = Matrix4.identity - Matrix4.outer(k0, Vector4(1, 0, 0, 0)) - Matrix4.outer(k1, Vector4(0, 1, 0, 0))
         var kr = m.covarianceXX * Matrix4.outer(k0, k0) + m.covarianceYY * Matrix4.outer(k1, k1)
         kr = kr + m.covarianceXY * (Matrix4.outer(k0, k1) + Matrix4.outer(k1, k0))
-        let newP = (a * p * a.transposed + kr).symmetrized
-        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
-            throw .covarianceNotPositiveDefinite
-        }
-        state = x
-        covariance = newP
-        if m.level != nil { level = m.level }
-        finishUpdate()
+        try commit(x, (a * p * a.transposed + kr).symmetrized, level: m.level)
         return .accepted(mahalanobisSquared: d2)
     }
 
@@ -318,14 +311,20 @@ public struct KalmanTracker: Sendable {
         state = prior
         // Joseph form: P = (I − K H) P (I − K H)ᵀ + K R Kᵀ.
         let a = Matrix4.identity - Matrix4.outer(k, jacobian)
-        let newP = (a * covariance * a.transposed + r * Matrix4.outer(k, k)).symmetrized
-        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, newP.isFinite else {
+        try commit(x, (a * covariance * a.transposed + r * Matrix4.outer(k, k)).symmetrized)
+        return outcome
+    }
+
+    /// Takes an updated state and covariance (and level, when given), or throws leaving the
+    /// tracker as it was when either is not finite.
+    mutating func commit(_ x: Vector4, _ p: Matrix4, level newLevel: Int? = nil) throws(TrackingError) {
+        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, p.isFinite else {
             throw .covarianceNotPositiveDefinite
         }
         state = x
-        covariance = newP
+        covariance = p
+        if let newLevel { level = newLevel }
         finishUpdate()
-        return outcome
     }
 
     /// Weight of the newest sample in the running mean of ν²/S (about the last 64 samples).

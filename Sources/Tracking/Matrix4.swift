@@ -145,6 +145,12 @@ public struct Matrix4: Sendable, Hashable {
         return l
     }
 
+    /// The inverse of L Lᵀ from its lower Cholesky factor `l`, column by column (symmetrised).
+    public static func inverse(choleskyFactor l: Matrix4) -> Matrix4 {
+        Matrix4(choleskySolve(l, Vector4(1, 0, 0, 0)), choleskySolve(l, Vector4(0, 1, 0, 0)),
+                choleskySolve(l, Vector4(0, 0, 1, 0)), choleskySolve(l, Vector4(0, 0, 0, 1))).symmetrized
+    }
+
     /// Solves L Lᵀ x = b given the lower Cholesky factor `l` (forward then back substitution).
     @inlinable
     public static func choleskySolve(_ l: Matrix4, _ b: Vector4) -> Vector4 {
