@@ -103,7 +103,7 @@ struct DeviceTrack: Sendable {
         guard let floor = table.floors[level] else { return }
 
         observations.removeAll(keepingCapacity: true)
-        for slot in touched where table[slot].beacon.level == level {
+        for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
             let entry = table[slot]
             observations.append(BeaconObservation(
                 identity: entry.beacon.identity, position: entry.beacon.position, level: level,
@@ -140,7 +140,8 @@ struct DeviceTrack: Sendable {
                                             outline: configuration.constrainToOutline ? floor.outline : nil, at: start)
                 }
                 measurements.removeAll(keepingCapacity: true)
-                for s in samples where table[s.slot].beacon.level == level && s.time >= current.time {
+                for s in samples where table[s.slot].beacon.level == level && s.time >= current.time
+                    && !context.isSetApart(s.slot) {
                     let identity = table[s.slot].beacon.identity
                     if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
                     measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
@@ -163,13 +164,39 @@ struct DeviceTrack: Sendable {
             }
             return
         }
-        guard let estimate = tracker?.estimate else { return }
+        guard let current = tracker else { return }
+        let estimate = current.estimate
+        scoreBeacons(level: level, estimate: estimate, noiseScale: current.noiseScale, context: &context)
         let position = Point3D(x: estimate.position.x, y: estimate.position.y,
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
             timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
             zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
             beaconCount: observations.count))
+    }
+
+    /// Scores every beacon heard this epoch on `level` against the tracked position (see
+    /// ``BeaconConsistency``), then lets the watch re-decide.
+    private func scoreBeacons(level: Int, estimate: TrackEstimate, noiseScale: Double, context: inout EpochContext) {
+        let table = context.beacons
+        let receiverZ = (table.floors[level]?.elevation ?? 0) + context.receiverHeight
+        for slot in touched where table[slot].beacon.level == level {
+            let entry = table[slot]
+            let dx = estimate.position.x - entry.beacon.position.x
+            let dy = estimate.position.y - entry.beacon.position.y
+            let dz = receiverZ - entry.beacon.position.z
+            let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+            let k = entry.model.logSlope
+            let h = entry.model.measuredPower - k * 0.5 * Foundation.log(d2)
+            let gx = -k * dx / d2, gy = -k * dy / d2
+            let positionVariance = gx * gx * estimate.covarianceXX + 2 * gx * gy * estimate.covarianceXY
+                + gy * gy * estimate.covarianceYY
+            let m = Double(counts[slot])
+            let variance = noiseScale * entry.model.sigma * entry.model.sigma / m + positionVariance
+            let r = sums[slot] / m - h
+            context.consistency.record(slot: slot, normalizedSquaredResidual: r * r / variance)
+        }
+        context.consistency.decide()
     }
 
     /// The floor of this epoch: the only one, or the floor rule's choice from each level's

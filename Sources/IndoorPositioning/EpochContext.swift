@@ -6,11 +6,14 @@ struct EpochContext: Sendable {
     let receiverHeight: Double
     private var solvers: [Int: TrilaterationSolver] = [:]
     var statistics = PositioningEngine.Statistics()
+    /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
+    var consistency: BeaconConsistency
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
         self.beacons = beacons
         self.receiverHeight = receiverHeight
+        consistency = BeaconConsistency(beaconCount: beacons.count)
         var elevations: [Int: Double] = [:]
         for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
         for (level, floor) in beacons.floors {
@@ -20,6 +23,11 @@ struct EpochContext: Sendable {
             solverConfiguration.outline = configuration.constrainToOutline ? floor.outline : nil
             solvers[level] = TrilaterationSolver(configuration: solverConfiguration)
         }
+    }
+
+    /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).
+    func isSetApart(_ slot: Int) -> Bool {
+        configuration.excludesInconsistentBeacons && consistency.excluded[slot]
     }
 
     /// Solves one epoch's fix on `level`; false when no fix at all could be made.

@@ -37,6 +37,11 @@ extension PositioningEngine {
         public var constrainToOutline: Bool
         /// Record what the RTS smoother needs (memory grows with the track). Default false.
         public var recordsHistory: Bool
+        /// Set apart a beacon whose readings keep disagreeing with the tracked positions over
+        /// many epochs (moved, spoofed, or behind something the plan does not know), and take
+        /// it back when it agrees again. Default true. See
+        /// ``PositioningEngine/inconsistentBeacons``.
+        public var excludesInconsistentBeacons: Bool
 
         /// Settings with the documented defaults.
         public init(epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
@@ -44,7 +49,7 @@ extension PositioningEngine {
                     solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
                     floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
                     sampleSigma: Double? = nil, constrainToOutline: Bool = true,
-                    recordsHistory: Bool = false) {
+                    recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true) {
             self.epoch = epoch
             self.reorderDelay = reorderDelay
             self.tracking = tracking
@@ -54,6 +59,7 @@ extension PositioningEngine {
             self.sampleSigma = sampleSigma
             self.constrainToOutline = constrainToOutline
             self.recordsHistory = recordsHistory
+            self.excludesInconsistentBeacons = excludesInconsistentBeacons
         }
 
         /// Throws ``PositioningError/invalidConfiguration(_:)`` naming the first bad value.

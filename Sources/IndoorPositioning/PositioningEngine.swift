@@ -31,6 +31,20 @@ public struct PositioningEngine: Sendable {
     /// What has been counted so far (accepted, unknown, invalid and late samples, reports).
     public var statistics: Statistics { context.statistics }
 
+    /// Each beacon's running mean of its normalised squared residual against the tracks, in
+    /// plan order (about 1 for a beacon that fits; see ``inconsistentBeacons``).
+    public var consistencyScores: [(beacon: BeaconIdentity, score: Double)] {
+        (0..<context.beacons.count).map { (context.beacons[$0].beacon.identity, context.consistency.score(slot: $0)) }
+    }
+
+    /// Beacons currently set apart because their readings have kept disagreeing with the
+    /// tracked positions (a moved or spoofed beacon, or one behind an obstacle the plan does not
+    /// know), in plan order. Empty when
+    /// ``Configuration/excludesInconsistentBeacons`` is off.
+    public var inconsistentBeacons: [BeaconIdentity] {
+        (0..<context.beacons.count).filter { context.isSetApart($0) }.map { context.beacons[$0].beacon.identity }
+    }
+
     /// An engine for `plan`.
     /// - Parameters:
     ///   - plan: the building.

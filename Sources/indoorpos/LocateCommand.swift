@@ -123,7 +123,8 @@ struct LocateCommand: ParsableCommand {
             if smooth { try engine.smooth(held).forEach(writer.write) }
             try writer.finish()
             progress.done()
-            Summary(counts: reader.counts, statistics: engine.statistics, sorted: !order.streamable).print()
+            Summary(counts: reader.counts, statistics: engine.statistics, sorted: !order.streamable,
+                    setApart: engine.inconsistentBeacons).print()
         }
     }
 }

@@ -7,6 +7,8 @@ struct Summary {
     let counts: RSSISampleReader.Counts
     let statistics: PositioningEngine.Statistics
     let sorted: Bool
+    /// Beacons set apart at the end as inconsistent with the tracks.
+    let setApart: [BeaconIdentity]
 
     func print() {
         var skipped: [String] = []
@@ -20,6 +22,10 @@ struct Summary {
         var text = "locate: \(counts.read) samples, \(statistics.accepted) used, \(statistics.reports) positions"
         if sorted { text += " (input sorted in memory: rows were not in time order)" }
         text += skipped.isEmpty ? "; none skipped\n" : "; skipped " + skipped.joined(separator: ", ") + "\n"
+        if !setApart.isEmpty {
+            text += "locate: set apart at the end, readings inconsistent with the tracks (moved, spoofed or obstructed?): "
+                + setApart.map(\.description).joined(separator: ", ") + "\n"
+        }
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

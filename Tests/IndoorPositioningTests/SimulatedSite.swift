@@ -11,12 +11,16 @@ struct SimulatedSite {
     let plan: FloorPlan
     let samples: [RSSISample]
 
+    /// `misplaced` puts one beacon's plan position off by an offset (the beacon itself stays
+    /// where the walk hears it): a beacon moved after the plan was made.
     init(seed: UInt64, configuration: WalkSimulator.Configuration = WalkSimulator.Configuration(),
-         shift: Point2D = .zero, device: String? = nil) throws {
+         shift: Point2D = .zero, device: String? = nil, misplaced: (beacon: Int, offset: Point2D)? = nil) throws {
         walk = WalkSimulator(seed: seed, configuration: configuration)
         let c = walk.configuration
         let beacons = walk.beacons.enumerated().map { index, position in
-            Beacon(identity: Self.identity(index), position: Point3D(x: position.x + shift.x, y: position.y + shift.y, z: position.z))
+            let error = misplaced?.beacon == index ? misplaced!.offset : .zero
+            return Beacon(identity: Self.identity(index),
+                          position: Point3D(x: position.x + shift.x + error.x, y: position.y + shift.y + error.y, z: position.z))
         }
         let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
                                Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)]
