@@ -15,7 +15,9 @@
 /// ``relativeThreshold`` times the median beacon's (so a site whose model fits every beacon
 /// loosely does not lose them all), after at least ``minimumEpochs`` epochs; it is taken back
 /// when its mean falls below ``recovery``. Set-apart beacons are still scored (against tracks
-/// made without them), so a beacon that was only blocked for a while comes back.
+/// made without them), so a beacon that was only blocked for a while comes back. A beacon is
+/// only set apart while at least ``minimumRemaining`` other beacons of its floor are in use:
+/// a sparse site needs every beacon, and its tracks are too uncertain to judge one by.
 struct BeaconConsistency: Sendable {
     /// Epochs of memory of the running mean.
     static let memory = 30.0
@@ -31,16 +33,21 @@ struct BeaconConsistency: Sendable {
     static let recovery = 1.8
     /// Epochs a beacon must have been scored before it can be set apart.
     static let minimumEpochs = 20
+    /// Beacons of the same floor that must stay in use for one to be set apart.
+    static let minimumRemaining = 7
 
     private var mean: [Double]
     private var epochs: [Int]
+    private let levels: [Int]
     /// Whether each beacon (by table slot) is set apart now.
     private(set) var excluded: [Bool]
 
-    init(beaconCount: Int) {
-        mean = Array(repeating: 1, count: beaconCount)
-        epochs = Array(repeating: 0, count: beaconCount)
-        excluded = Array(repeating: false, count: beaconCount)
+    /// A watch over beacons on the given levels (one entry per beacon slot).
+    init(levels: [Int]) {
+        self.levels = levels
+        mean = Array(repeating: 1, count: levels.count)
+        epochs = Array(repeating: 0, count: levels.count)
+        excluded = Array(repeating: false, count: levels.count)
     }
 
     /// Adds one epoch's normalised squared residual `u` of the beacon in `slot`.
@@ -59,7 +66,8 @@ struct BeaconConsistency: Sendable {
             if excluded[slot] {
                 if mean[slot] < Self.recovery { excluded[slot] = false }
             } else if mean[slot] > Self.threshold && mean[slot] > Self.relativeThreshold * median {
-                excluded[slot] = true
+                let inUse = levels.indices.filter { levels[$0] == levels[slot] && !excluded[$0] && $0 != slot }.count
+                if inUse >= Self.minimumRemaining { excluded[slot] = true }
             }
         }
     }

@@ -13,7 +13,7 @@ struct EpochContext: Sendable {
         self.configuration = configuration
         self.beacons = beacons
         self.receiverHeight = receiverHeight
-        consistency = BeaconConsistency(beaconCount: beacons.count)
+        consistency = BeaconConsistency(levels: beacons.entries.map(\.beacon.level))
         var elevations: [Int: Double] = [:]
         for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
         for (level, floor) in beacons.floors {
