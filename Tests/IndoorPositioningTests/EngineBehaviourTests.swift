@@ -103,6 +103,22 @@ struct EngineBehaviourTests {
         }
     }
 
+    @Test("beacons all on one line give finite positions and accuracies, never NaN")
+    func collinearBeacons() throws {
+        var configuration = Self.shortWalk
+        configuration.beaconLayout = [Point2D(x: 2, y: 8), Point2D(x: 8, y: 8), Point2D(x: 14, y: 8), Point2D(x: 22, y: 8)]
+        let site = try SimulatedSite(seed: 81, configuration: configuration)
+        for tracking in PositioningEngine.TrackingMode.allCases {
+            var engine = PositioningEngine.Configuration()
+            engine.tracking = tracking
+            let reports = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: engine)
+            #expect(reports.count >= 55)
+            #expect(reports.allSatisfy {
+                $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite && $0.accuracy > 0
+            })
+        }
+    }
+
     @Test("raw fixes (no tracker) stand for the middle of their epoch and are worse than tracking")
     func rawFixes() throws {
         var rawError = 0.0, trackedError = 0.0
