@@ -116,7 +116,7 @@ struct DeviceTrack: Sendable {
         guard solved else { return }
         if configuration.tracking == .none {
             // A snapshot fix stands for the middle of the window its samples came from.
-            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor, context: context))
+            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor))
             return
         }
 
@@ -125,7 +125,7 @@ struct DeviceTrack: Sendable {
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else {
-                    reports.append(report(time: end, fix: fix, floor: floor, context: context))
+                    reports.append(report(time: end, fix: fix, floor: floor))
                     return
                 }
                 var trackerConfiguration = configuration.tracker
@@ -160,7 +160,7 @@ struct DeviceTrack: Sendable {
             tracker = nil
             context.statistics.trackRestarts += 1
             if fix.status.isDetermined {
-                reports.append(report(time: end, fix: fix, floor: floor, context: context))
+                reports.append(report(time: end, fix: fix, floor: floor))
             }
             return
         }
@@ -186,9 +186,9 @@ struct DeviceTrack: Sendable {
             let dy = estimate.position.y - entry.beacon.position.y
             let dz = receiverZ - entry.beacon.position.z
             let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
-            let k = entry.model.logSlope
-            let h = entry.model.measuredPower - k * 0.5 * Foundation.log(d2)
-            let gx = -k * dx / d2, gy = -k * dy / d2
+            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot())
+            // g = ∂h/∂(x, y) = −k (x − b)/d², k = 10 n / ln 10.
+            let gx = -entry.model.logSlope * dx / d2, gy = -entry.model.logSlope * dy / d2
             let positionVariance = gx * gx * estimate.covarianceXX + 2 * gx * gy * estimate.covarianceXY
                 + gy * gy * estimate.covarianceYY
             let m = Double(counts[slot])
@@ -212,7 +212,7 @@ struct DeviceTrack: Sendable {
         return chosen
     }
 
-    private func report(time: Double, fix: Fix, floor: Floor, context: EpochContext) -> PositionReport {
+    private func report(time: Double, fix: Fix, floor: Floor) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
             accuracy: fix.accuracy, zone: floor.zone(containing: fix.position.planar)?.id,
