@@ -1,5 +1,3 @@
-import Foundation
-
 /// One device's way through the pipeline: its open epoch's samples, its floor, its tracker.
 ///
 /// An epoch of length E covers [start, start + E); the first starts at the device's first
