@@ -46,6 +46,12 @@ public final class OutputFile {
         if pending.count >= 1 << 16 { flush() }
     }
 
+    /// Appends bytes; flushed in 64 KiB blocks.
+    public func write(_ data: Data) {
+        pending.append(contentsOf: data)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
     private func flush() {
         guard !pending.isEmpty else { return }
         handle.write(Data(pending))

@@ -55,17 +55,9 @@ struct CalibrateCommand: ParsableCommand {
             let report = try PathLossCalibration(method: fitMethod).fitPerBeacon(read.samples)
             let namesBeacons = read.samples.contains { $0.beacon != nil }
             let file = CalibrationFile(report: report, samplesNameBeacons: namesBeacons)
-            let data = file.jsonData()
-            if let output {
-                do {
-                    // .atomic writes a temporary file and renames it: no partial file on failure.
-                    try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-                } catch {
-                    throw CalibrateFailure.cannotWrite(path: output, detail: error.localizedDescription)
-                }
-            } else {
-                FileHandle.standardOutput.write(data)
-            }
+            let destination = try OutputFile(path: output)
+            destination.write(file.jsonData())
+            try destination.commit()
             FileHandle.standardError.write(Data(summary(report, read: read, method: fitMethod).utf8))
         }
     }
@@ -89,16 +81,5 @@ struct CalibrateCommand: ParsableCommand {
         text += row("all", report.all)
         for failure in report.failures { text += "not fitted: \(failure)\n" }
         return text
-    }
-}
-
-/// Failures of `calibrate` that are not input errors.
-enum CalibrateFailure: Error, CustomStringConvertible {
-    case cannotWrite(path: String, detail: String)
-
-    var description: String {
-        switch self {
-        case .cannotWrite(let path, let detail): return "\(path): cannot write the calibration: \(detail)"
-        }
     }
 }
