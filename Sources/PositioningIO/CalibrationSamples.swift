@@ -40,14 +40,14 @@ public struct CalibrationSamples: Sendable, Hashable {
         let distanceColumn = try reader.requireColumn("distance")
         let rssiColumn = try reader.requireColumn("rssi")
         let named = ["uuid", "major", "minor"].map { reader.column($0) }
-        var identityColumns: (uuid: Int, major: Int, minor: Int)?
+        var identityColumns: CSVReader.IdentityColumns?
         if named.contains(where: { $0 != nil }) {
             // Naming beacons needs all three parts.
-            identityColumns = (try reader.requireColumn("uuid"), try reader.requireColumn("major"),
-                               try reader.requireColumn("minor"))
+            identityColumns = .init(uuid: try reader.requireColumn("uuid"), major: try reader.requireColumn("major"),
+                                    minor: try reader.requireColumn("minor"))
         }
         var result = CalibrationSamples(samples: [])
-        var uuids: [Substring: UUID] = [:]
+        var uuids: [String: UUID] = [:]
         while let row = try reader.next() {
             let distance = try reader.double(row, distanceColumn)
             let rssi = try reader.double(row, rssiColumn)
@@ -73,20 +73,7 @@ public struct CalibrationSamples: Sendable, Hashable {
             }
             var beacon: BeaconIdentity?
             if let columns = identityColumns {
-                let text = try reader.field(row, columns.uuid)
-                let uuid: UUID
-                if let known = uuids[text] {
-                    uuid = known
-                } else if let parsed = UUID(uuidString: String(text)) {
-                    uuid = parsed
-                    uuids[text] = parsed
-                } else {
-                    throw .invalidValue(path: reader.path, line: reader.line, column: reader.header[columns.uuid],
-                                        value: String(text), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
-                }
-                let major = try reader.integer(row, columns.major, in: 0...65535)
-                let minor = try reader.integer(row, columns.minor, in: 0...65535)
-                beacon = BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
+                beacon = try reader.beaconIdentity(row, columns, cache: &uuids)
             }
             result.samples.append(CalibrationSample(distance: distance, rssi: rssi, beacon: beacon))
         }

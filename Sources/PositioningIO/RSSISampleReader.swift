@@ -21,7 +21,7 @@ public final class RSSISampleReader {
 
     private let csv: CSVReader
     private let skipBadRows: Bool
-    private let columns: (timestamp: Int, uuid: Int, major: Int, minor: Int, rssi: Int, device: Int?)
+    private let columns: (timestamp: Int, identity: CSVReader.IdentityColumns, rssi: Int, device: Int?)
     private var uuidCache: [String: UUID] = [:]
     /// What has been read and skipped so far.
     public private(set) var counts = Counts()
@@ -35,8 +35,9 @@ public final class RSSISampleReader {
     public init(csv: CSVReader, skipBadRows: Bool = false) throws(CSVError) {
         self.csv = csv
         self.skipBadRows = skipBadRows
-        columns = (try csv.requireColumn("timestamp"), try csv.requireColumn("uuid"),
-                   try csv.requireColumn("major"), try csv.requireColumn("minor"),
+        columns = (try csv.requireColumn("timestamp"),
+                   .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
+                         minor: try csv.requireColumn("minor")),
                    try csv.requireColumn("rssi"), csv.column("device"))
     }
 
@@ -63,28 +64,13 @@ public final class RSSISampleReader {
 
     private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
         let rssi = try csv.double(row, columns.rssi)
-        if rssi == 0 || rssi == 127 { return nil }
+        if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
         let timestamp = try csv.double(row, columns.timestamp)
-        let uuidText = String(try csv.field(row, columns.uuid))
-        let uuid: UUID
-        if let cached = uuidCache[uuidText] {
-            uuid = cached
-        } else {
-            guard let parsed = UUID(uuidString: uuidText) else {
-                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[columns.uuid],
-                                    value: uuidText, expected: "a UUID")
-            }
-            if uuidCache.count < 1024 { uuidCache[uuidText] = parsed }
-            uuid = parsed
-        }
-        let major = try csv.integer(row, columns.major, in: 0...65535)
-        let minor = try csv.integer(row, columns.minor, in: 0...65535)
+        let identity = try csv.beaconIdentity(row, columns.identity, cache: &uuidCache)
         var device: String?
         if let index = columns.device {
             device = String(try csv.field(row, index))
         }
-        return RSSISample(timestamp: timestamp,
-                          identity: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
-                          rssi: rssi, device: device)
+        return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
     }
 }
