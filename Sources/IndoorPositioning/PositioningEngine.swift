@@ -147,6 +147,14 @@ public struct PositioningEngine: Sendable {
         }
     }
 
+    /// The samples grouped by device and in time order within each (stable: samples with equal
+    /// times keep their order), the order ``push(_:)`` needs. O(n log n).
+    public static func inBatchOrder(_ samples: [RSSISample]) -> [RSSISample] {
+        samples.enumerated().sorted {
+            ($0.element.device ?? "", $0.element.timestamp, $0.offset) < ($1.element.device ?? "", $1.element.timestamp, $1.offset)
+        }.map(\.element)
+    }
+
     /// Positions a whole batch of samples (any order; each device's are sorted by time).
     /// - Parameters:
     ///   - samples: the samples.
@@ -159,13 +167,8 @@ public struct PositioningEngine: Sendable {
         var configuration = configuration
         configuration.recordsHistory = configuration.recordsHistory || smooth
         var engine = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
-        let ordered = samples.enumerated().sorted {
-            let a = ($0.element.device ?? "", $0.element.timestamp, $0.offset)
-            let b = ($1.element.device ?? "", $1.element.timestamp, $1.offset)
-            return a < b
-        }
         var reports: [PositionReport] = []
-        for (_, sample) in ordered {
+        for sample in inBatchOrder(samples) {
             engine.push(sample)
             reports += engine.pull()
         }

@@ -109,11 +109,7 @@ struct LocateCommand: ParsableCommand {
             } else {
                 var all: [RSSISample] = []
                 while let sample = try reader.next() { all.append(sample) }
-                all = all.enumerated().sorted {
-                    (($0.element.device ?? ""), $0.element.timestamp, $0.offset)
-                        < (($1.element.device ?? ""), $1.element.timestamp, $1.offset)
-                }.map(\.element)
-                for sample in all {
+                for sample in PositioningEngine.inBatchOrder(all) {
                     engine.push(sample)
                     emit(engine.pull())
                     progress.tick(engine.statistics.accepted)
