@@ -17,9 +17,6 @@ struct LocateCommand: ParsableCommand {
         """
     )
 
-    enum Tracker: String, ExpressibleByArgument, CaseIterable { case kalman, none }
-    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, jsonl, geojson }
-
     @Option(name: .long, help: "Floor plan JSON.")
     var plan: String
 
@@ -33,7 +30,7 @@ struct LocateCommand: ParsableCommand {
     var epoch: Double = 1
 
     @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
-    var tracker: Tracker = .kalman
+    var tracker: PositioningEngine.TrackingMode = .kalman
 
     @Flag(name: .long, help: "Smooth the whole track (Rauch-Tung-Striebel) before writing; needs --tracker kalman.")
     var smooth = false
@@ -51,7 +48,7 @@ struct LocateCommand: ParsableCommand {
     var skipBadRows = false
 
     @Option(name: .long, help: "Output format: csv, jsonl or geojson.")
-    var format: Format = .csv
+    var format: FixFormat = .csv
 
     @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
     var output: String?
@@ -85,7 +82,7 @@ struct LocateCommand: ParsableCommand {
                 }
             }
             var configuration = PositioningEngine.Configuration(
-                epoch: epoch, tracking: tracker == .kalman ? .kalman : .none,
+                epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
             if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
             let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
@@ -93,7 +90,7 @@ struct LocateCommand: ParsableCommand {
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
 
             let writer = FixWriter(output: try OutputFile(path: output),
-                                   format: FixFormat(rawValue: format.rawValue)!, includeDevice: order.hasDevices)
+                                   format: format, includeDevice: order.hasDevices)
             let progress = Progress(enabled: !quiet, total: order.rows)
             var held: [PositionReport] = []
             func emit(_ reports: [PositionReport]) {

@@ -1,0 +1,6 @@
+import ArgumentParser
+import PositioningIO
+
+// The library's own enums are the command-line values (their raw values are the spellings).
+extension PositioningEngine.TrackingMode: ExpressibleByArgument {}
+extension FixFormat: ExpressibleByArgument {}
