@@ -12,6 +12,7 @@ struct BeaconTable: Sendable {
     private(set) var floors: [Int: Floor] = [:]
 
     init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?) {
+        var levels = Set<Int>()
         for floor in plan.floors {
             floors[floor.level] = floor
             for beacon in floor.beacons {
@@ -20,8 +21,10 @@ struct BeaconTable: Sendable {
                 if let sampleSigma { model.sigma = sampleSigma }
                 index[beacon.identity] = entries.count
                 entries.append(Entry(beacon: resolved, model: model))
+                levels.insert(resolved.level)
             }
         }
+        isMultiFloor = levels.count > 1
     }
 
     /// The index of a beacon, or nil when it is not in the plan. O(1).
@@ -32,5 +35,5 @@ struct BeaconTable: Sendable {
     var count: Int { entries.count }
 
     /// Whether the plan has more than one floor with beacons.
-    var isMultiFloor: Bool { Set(entries.map(\.beacon.level)).count > 1 }
+    let isMultiFloor: Bool
 }

@@ -128,14 +128,14 @@ struct DeviceTrack: Sendable {
                 }
                 var trackerConfiguration = configuration.tracker
                 trackerConfiguration.receiverHeight = context.receiverHeight
-                trackerConfiguration.outline = configuration.constrainToOutline ? floor.outline : nil
+                trackerConfiguration.outline = context.outline(of: floor)
                 trackerConfiguration.recordsHistory = configuration.recordsHistory
                 tracker = try KalmanTracker(first: measured, configuration: trackerConfiguration,
                                             floorElevation: floor.elevation)
             } else if var current = tracker {
                 if current.level != level {
                     try current.changeLevel(to: level, elevation: floor.elevation,
-                                            outline: configuration.constrainToOutline ? floor.outline : nil, at: start)
+                                            outline: context.outline(of: floor), at: start)
                 }
                 measurements.removeAll(keepingCapacity: true)
                 for s in samples where table[s.slot].beacon.level == level && s.time >= current.time

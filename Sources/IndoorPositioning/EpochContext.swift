@@ -20,9 +20,17 @@ struct EpochContext: Sendable {
             var solverConfiguration = configuration.solver
             solverConfiguration.dimension = .planar(receiverHeight: receiverHeight)
             solverConfiguration.floorElevations = elevations
-            solverConfiguration.outline = configuration.constrainToOutline ? floor.outline : nil
+            solverConfiguration.outline = Self.outline(of: floor, configuration)
             solvers[level] = TrilaterationSolver(configuration: solverConfiguration)
         }
+    }
+
+    /// The outline positions on `floor` are kept inside: the floor's, unless the configuration
+    /// turns the constraint off.
+    func outline(of floor: Floor) -> Polygon? { Self.outline(of: floor, configuration) }
+
+    private static func outline(of floor: Floor, _ configuration: PositioningEngine.Configuration) -> Polygon? {
+        configuration.constrainToOutline ? floor.outline : nil
     }
 
     /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).
