@@ -56,18 +56,12 @@ public struct BeaconObservation: Sendable, Hashable {
     /// the model expects the observed mean; under log-normal shadowing it is the median, not the
     /// mean, of the distance given the RSSI).
     public var medianDistance: Double {
-        Self.medianDistance(meanRSSI: meanRSSI, model: model)
+        model.medianDistance(forRSSI: meanRSSI)
     }
 
     /// Standard deviation of ``medianDistance`` to first order, metres:
     /// σ_d ≈ d̂ · ln 10 · σ / (10 n √count).
     public var distanceSigma: Double {
-        medianDistance * model.sigma / (model.logSlope * Double(count).squareRoot())
-    }
-
-    @inline(__always)
-    static func medianDistance(meanRSSI: Double, model: PathLossModel) -> Double {
-        let d = Foundation.exp((model.measuredPower - meanRSSI) / model.logSlope)
-        return min(max(d, 0.01), 1e6)
+        medianDistance * model.logDistanceSigma(count: count)
     }
 }

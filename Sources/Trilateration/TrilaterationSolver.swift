@@ -100,7 +100,7 @@ public struct TrilaterationSolver: Sendable {
         for (i, o) in observations.enumerated() {
             let k = o.model.logSlope
             let count = Double(o.count)
-            let d = BeaconObservation.medianDistance(meanRSSI: o.meanRSSI, model: o.model)
+            let d = o.model.medianDistance(forRSSI: o.meanRSSI)
             let sigmaD = d * o.model.sigma / (k * count.squareRoot())
             workspace.active.append(i)
             workspace.terms.append(BeaconTerm(
