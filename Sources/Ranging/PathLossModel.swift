@@ -40,6 +40,13 @@ public struct PathLossModel: Sendable, Hashable, Codable {
         measuredPower - logSlope * Foundation.log(max(distance, 0.01))
     }
 
+    /// Expected (mean) RSSI at the squared distance `squaredDistance` (m²), dBm: the same as
+    /// ``expectedRSSI(atDistance:)`` at its square root, without taking it (for inner loops).
+    @inlinable
+    public func expectedRSSI(squaredDistance: Double) -> Double {
+        measuredPower - logSlope * 0.5 * Foundation.log(max(squaredDistance, 1e-4))
+    }
+
     /// Derivative of the expected RSSI with respect to distance, dBm per metre (negative).
     @inlinable
     public func rssiSlope(atDistance distance: Double) -> Double {

@@ -138,7 +138,7 @@ extension KalmanTracker {
         let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
         let slope = s.model.logSlope
         let gx = -slope * dx / d2, gy = -slope * dy / d2
-        let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
+        let h = s.model.expectedRSSI(squaredDistance: d2)
         let r = s.model.sigma * s.model.sigma * noiseScale + (gx * gx + gy * gy) * q * tau * tau * tau / 3
         return (h, Vector4(gx, gy, -tau * gx, -tau * gy), r)
     }

@@ -377,7 +377,7 @@ public struct KalmanTracker: Sendable {
         let dz = floorElevation + configuration.receiverHeight - s.beaconPosition.z
         let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
         let slope = s.model.logSlope
-        let h = s.model.measuredPower - slope * 0.5 * Foundation.log(d2)
+        let h = s.model.expectedRSSI(squaredDistance: d2)
         return (h, Vector4(-slope * dx / d2, -slope * dy / d2, 0, 0))
     }
 

@@ -102,4 +102,12 @@ struct RSSIReadingTests {
         #expect(good.first?.dBm == -70.5)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([RSSIReading].self, from: Data("[127]".utf8)) }
     }
+
+    @Test("the squared-distance form of the expected RSSI agrees with the distance form, clamp included",
+          arguments: [0.0, 1e-6, 0.25, 1, 7.5, 144, 1e6])
+    func squaredDistanceForm(squared: Double) {
+        let model = PathLossModel(measuredPower: -61.2, exponent: 1.8, sigma: 4)
+        let expected = model.expectedRSSI(atDistance: squared.squareRoot())
+        #expect(abs(model.expectedRSSI(squaredDistance: squared) - expected) < 1e-9)
+    }
 }
