@@ -31,9 +31,13 @@ public struct PositionReport: Sendable, Hashable {
     public var source: Source
     /// Beacons whose samples contributed in this epoch.
     public var beaconCount: Int
+    /// The device offset Δ in force for this report, dB: how much higher this device reads every
+    /// beacon than the path-loss models say (estimated by the tracker, see
+    /// ``PositioningEngine/Configuration/deviceOffset``). Nil where no offset applies.
+    public var deviceOffset: Double?
 
     public init(timestamp: Double, device: String?, position: Point3D, level: Int, accuracy: Double,
-                zone: String?, source: Source, beaconCount: Int) {
+                zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil) {
         self.timestamp = timestamp
         self.device = device
         self.position = position
@@ -42,5 +46,6 @@ public struct PositionReport: Sendable, Hashable {
         self.zone = zone
         self.source = source
         self.beaconCount = beaconCount
+        self.deviceOffset = deviceOffset
     }
 }
