@@ -33,3 +33,13 @@ extension RegionMonitor {
         setApartBeacons = Set(engine.inconsistentBeacons)
     }
 }
+
+extension AsyncRegionMonitor {
+    /// Feeds one RSSI sample as a beacon sighting.
+    @discardableResult
+    public func observe(_ sample: RSSISample) -> [MonitorEvent] { observe(BeaconSighting(sample)) }
+
+    /// Feeds one position report as a position observation.
+    @discardableResult
+    public func observe(_ report: PositionReport) -> [MonitorEvent] { observe(PositionObservation(report)) }
+}

@@ -34,9 +34,9 @@ public struct RegionMonitor: Sendable {
     /// flagged ``PlausibilityFlag/setApart``.
     public var setApartBeacons: Set<BeaconIdentity> = []
     /// The latest input time seen, seconds; nil before any input.
-    public private(set) var now: Double?
+    public internal(set) var now: Double?
     /// The latest usable position, if any.
-    public private(set) var lastPosition: PositionObservation?
+    public internal(set) var lastPosition: PositionObservation?
 
     var entries: [String: RegionEntry] = [:]
     /// Identifiers in insertion order.
