@@ -16,10 +16,12 @@ public struct PlausibilityRule: Sendable, Hashable, Codable {
     public var maximumPositionAge: Double
     /// Shadowing sigma of one sample, dB (default 4, as the engine's default).
     public var sigma: Double
-    /// How many sigmas (of RSSI and of the position) the evidence must exceed (default 3).
+    /// How many sigmas (of RSSI and of the position) the evidence must exceed (default 4: the
+    /// samples heard far away are the few with the most positive shadowing, so 3 sigma is
+    /// exceeded on clean walks).
     public var z: Double
 
-    public init(maximumPositionAge: Double = 10, sigma: Double = PathLossModel.defaultSigma, z: Double = 3) {
+    public init(maximumPositionAge: Double = 10, sigma: Double = PathLossModel.defaultSigma, z: Double = 4) {
         self.maximumPositionAge = maximumPositionAge
         self.sigma = sigma
         self.z = z

@@ -56,7 +56,9 @@ struct CorridorWalk {
     let inputs: [Input]
     var duration: Double { legs.last!.t1 }
 
-    init(seed: UInt64, maximumDropout: Double = 10, paceAlong: Bool = false) {
+    /// - Parameter transmitters: where the beacons really are (x, metres); the plan says
+    ///   ``beaconX``. A different value simulates a moved or spoofed beacon.
+    init(seed: UInt64, maximumDropout: Double = 10, transmitters: [Double] = CorridorWalk.beaconX) {
         var rng = SeededGenerator(seed: seed)
         var legs: [(Double, Double, Double, Double)] = []
         var t = 0.0, x = 0.0
@@ -84,7 +86,7 @@ struct CorridorWalk {
         func dropped(_ time: Double) -> Bool { dropouts.contains { $0.contains(time) } }
 
         var inputs: [Input] = []
-        for (index, bx) in Self.beaconX.enumerated() {
+        for (index, bx) in transmitters.enumerated() {
             var ts = Double.random(in: 0..<0.25, using: &rng)
             while ts < t {
                 let p = Self.position(at: ts, legs: legs)
