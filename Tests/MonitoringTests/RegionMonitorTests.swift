@@ -127,3 +127,25 @@ struct RegionMonitorTests {
         #expect(monitor.identifiers == ["a", "b"])
     }
 }
+
+@Suite("ZoneHysteresis")
+struct ZoneHysteresisTests {
+    static let floor = Floor(level: 0, zones: [
+        Zone(id: "a", polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 10, y: 0), Point2D(x: 10, y: 10), Point2D(x: 0, y: 10)])),
+        Zone(id: "b", polygon: Polygon([Point2D(x: 10, y: 0), Point2D(x: 20, y: 0), Point2D(x: 20, y: 10), Point2D(x: 10, y: 10)])),
+    ])
+
+    @Test("pacing on the shared edge keeps the first zone; crossing reports the next after the exit rule")
+    func sharedEdge() {
+        var zones = ZoneHysteresis()
+        var reported: [String?] = []
+        for t in 0..<60 {
+            let x = 10 + (t % 2 == 0 ? -0.8 : 0.8)   // ±0.8 m around the edge every second
+            reported.append(zones.update(time: Double(t), position: Point2D(x: x, y: 5), accuracy: 1, floor: Self.floor))
+        }
+        #expect(Set(reported) == ["a"])
+        // Walk into b: 2 m inside b is 2 m outside a (≥ 1 + 0.5 m) from t = 60; a is left at t = 64.
+        for t in 60..<64 { #expect(zones.update(time: Double(t), position: Point2D(x: 12, y: 5), accuracy: 1, floor: Self.floor) == "a") }
+        #expect(zones.update(time: 64, position: Point2D(x: 12, y: 5), accuracy: 1, floor: Self.floor) == "b")
+    }
+}
