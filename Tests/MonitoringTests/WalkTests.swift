@@ -96,6 +96,11 @@ struct WalkTests {
         let walks = Self.seeds.map { CorridorWalk(seed: $0, maximumDropout: 10) }
         let regions = ["beacon-1", "beacon-2", "beacon-3", "circle", "shop"]
         let result = try Self.evaluate(regions: regions, walks: walks)
+        for (kind, members) in [("beacons", ["beacon-1", "beacon-2", "beacon-3"]), ("circle and zone", ["circle", "shop"])] {
+            let entry = members.flatMap { result[$0]!.entry }, exit = members.flatMap { result[$0]!.exit }
+            print(String(format: "%@: %d visits, entry delay median %.1f s, worst %.1f s; exit delay median %.1f s, worst %.1f s",
+                         kind, entry.count, Self.median(entry), entry.max()!, Self.median(exit), exit.max()!))
+        }
         for region in regions {
             let d = result[region]!
             #expect(d.mismatches.isEmpty, "\(d.mismatches)")
@@ -107,6 +112,24 @@ struct WalkTests {
             #expect(d.exit.allSatisfy { exit.contains($0) }, "\(region) exit delays \(d.exit)")
             #expect(d.unseen <= 5, "\(region): \(d.unseen) visits hidden")
         }
+    }
+
+    @Test("without hysteresis the same walks give spurious events (what the defaults remove)")
+    func naive() throws {
+        let naive = Hysteresis(beacon: .init(enterCount: 1, enterWindow: 0, exitDelay: 2),
+                               position: .init(enterMargin: 0, exitMargin: 0, exitDwell: 0, accuracyWeight: 0))
+        let walks = Self.seeds.map { CorridorWalk(seed: $0, maximumDropout: 10) }
+        var extra = 0, events = 0
+        for walk in walks {
+            var monitor = try Self.monitor(hysteresis: naive)
+            let all = walk.run(&monitor)
+            events += all.count
+            for region in ["beacon-1", "beacon-2", "beacon-3", "circle", "shop"] {
+                extra += max(0, all.filter { $0.identifier == region }.count - 2)
+            }
+        }
+        print("naive rules on the same 30 walks: \(events) events, \(extra) more than one entry and one exit per region and walk")
+        #expect(extra > 100)
     }
 
     /// Documented bounds for circles and zones (walking ≥ 1 m/s, a position per second, dropouts
