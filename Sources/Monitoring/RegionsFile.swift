@@ -103,25 +103,17 @@ public struct RegionsFile: Sendable, Hashable {
     /// - Throws: ``MonitorError/io(path:detail:)`` when the file cannot be read, otherwise as
     ///   ``init(jsonData:plan:defaults:)``.
     public static func load(path: String, plan: FloorPlan, defaults: Hysteresis = Hysteresis()) throws(MonitorError) -> RegionsFile {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .io(path: path, detail: "no such file; check the regions path")
-        }
-        guard !isDirectory.boolValue else { throw .io(path: path, detail: "is a directory, not a regions JSON file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .io(path: path, detail: "cannot be opened; check its permissions")
-        }
-        defer { try? handle.close() }
-        var data = Data()
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw .io(path: path, detail: "cannot be read; check its permissions")
-            }
-            if chunk.isEmpty { break }
-            data.append(chunk)
-            if data.count > maximumFileSize {
-                throw .io(path: path, detail: "is larger than \(maximumFileSize >> 20) MiB; check that this is the regions file")
+        let data: Data
+        do {
+            data = try SmallFile.read(path: path, limit: maximumFileSize)
+        } catch {
+            switch error {
+            case .missing: throw .io(path: path, detail: "no such file; check the regions path")
+            case .directory: throw .io(path: path, detail: "is a directory, not a regions JSON file")
+            case .unopenable: throw .io(path: path, detail: "cannot be opened; check its permissions")
+            case .unreadable(let reason): throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
+            case .tooLarge(let limit):
+                throw .io(path: path, detail: "is larger than \(limit >> 20) MiB; check that this is the regions file")
             }
         }
         return try RegionsFile(jsonData: data, plan: plan, defaults: defaults)
