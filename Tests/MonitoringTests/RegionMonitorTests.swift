@@ -149,3 +149,31 @@ struct ZoneHysteresisTests {
         #expect(zones.update(time: 64, position: Point2D(x: 12, y: 5), accuracy: 1, floor: Self.floor) == "b")
     }
 }
+
+@Suite("RegionMonitor on bad input")
+struct RegionMonitorBadInputTests {
+    @Test("NaN or infinite times, RSSI, coordinates and accuracies are ignored: no event, no crash, state unchanged")
+    func nonFiniteInputs() throws {
+        var monitor = try RegionMonitor(plan: CorridorWalk.plan)
+        try monitor.add(.beacon(BeaconCondition(CorridorWalk.identity(0))), identifier: "b", assuming: .unsatisfied)
+        try monitor.add(.circle(CorridorWalk.circle), identifier: "c", assuming: .unsatisfied)
+        let id = CorridorWalk.identity(0)
+        for value in [Double.nan, .infinity, -.infinity] {
+            #expect(monitor.observe(BeaconSighting(time: value, identity: id, rssi: -60)).isEmpty)
+            #expect(monitor.observe(BeaconSighting(time: 1, identity: id, rssi: value)).isEmpty)
+            #expect(monitor.observe(PositionObservation(time: value, position: Point2D(x: 60, y: 2), level: 0, accuracy: 1)).isEmpty)
+            #expect(monitor.observe(PositionObservation(time: 2, position: Point2D(x: value, y: 2), level: 0, accuracy: 1)).isEmpty)
+            #expect(monitor.observe(PositionObservation(time: 2, position: Point2D(x: 60, y: 2), level: 0, accuracy: value)).isEmpty)
+            #expect(monitor.advance(to: value).isEmpty)
+        }
+        #expect(monitor.record(for: "b")?.state == .unsatisfied)
+        #expect(monitor.record(for: "c")?.state == .unsatisfied)
+        #expect(monitor.now == nil)   // a bad input does not even move the clock
+        var nanRule = Hysteresis()
+        nanRule.position.exitDwell = .nan
+        #expect(throws: MonitorError.invalidHysteresis(path: "hysteresis", detail: "exitDwell must be ≥ 0 s, got nan")) {
+            _ = try RegionMonitor(plan: CorridorWalk.plan, hysteresis: nanRule)
+        }
+        #expect(throws: MonitorError.self) { try monitor.add(.zone("shop"), identifier: "z", hysteresis: nanRule) }
+    }
+}

@@ -38,6 +38,20 @@ struct MonitorCommandTests {
         #expect(result.stderr.contains("monitor: 3858 samples, 6 regions, 3 device(s)"))
     }
 
+    @Test("rows out of time order give the same events as sorted rows")
+    func unsorted() throws {
+        let lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline)
+        var body = Array(lines.dropFirst())
+        var generator = SystemRandomNumberGenerator()
+        body.shuffle(using: &generator)
+        let shuffled = path("shuffled.csv")
+        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(toFile: shuffled, atomically: true, encoding: .utf8)
+        let sorted = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi])
+        let mixed = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", shuffled])
+        #expect(mixed.status == 0)
+        #expect(mixed.stdout == sorted.stdout)
+    }
+
     @Test("jsonl has the CSV's fields; --output writes the file")
     func jsonlToFile() throws {
         let out = path("events.jsonl")
