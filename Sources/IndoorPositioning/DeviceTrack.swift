@@ -35,6 +35,7 @@ struct DeviceTrack: Sendable {
     /// inflated by ``BeaconConsistency/inflation`` (robust weighting of beacons whose residuals
     /// stay large). Per device, so that devices stay independent of each other.
     private var fit: BeaconConsistency
+    private var zones = ZoneHysteresis()
 
     init(device: String?, levels: [Int], floor: FloorEstimator.Configuration) throws(PositioningError) {
         let beaconCount = levels.count
@@ -210,7 +211,8 @@ struct DeviceTrack: Sendable {
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
             timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
-            zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
+            zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
+            source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset))
     }
 
@@ -254,10 +256,11 @@ struct DeviceTrack: Sendable {
         return chosen
     }
 
-    private func report(time: Double, fix: Fix, floor: Floor, offset: Double) -> PositionReport {
+    private mutating func report(time: Double, fix: Fix, floor: Floor, offset: Double) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            accuracy: fix.accuracy, zone: floor.zone(containing: fix.position.planar)?.id,
+            accuracy: fix.accuracy,
+            zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
     }
