@@ -22,6 +22,11 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "TrackerAllocationCheck",
+            dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
+            path: "TrackerAllocationCheck"
+        ),
+        .executableTarget(
             name: "AllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
             path: "AllocationCheck"

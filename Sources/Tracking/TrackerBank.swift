@@ -114,14 +114,20 @@ public struct TrackerBank: Sendable {
 
     private mutating func reweigh() {
         let epsilon = members.count > 1 ? Self.switchProbability : 0
-        var logWeights = weights.indices.map { k in
-            Foundation.log((1 - epsilon) * weights[k] + epsilon / Double(members.count)) + members[k].lastLogEvidence
+        // In place (no allocation per epoch): weights become log-weights, then normalised.
+        var top = -Double.infinity
+        for k in weights.indices {
+            totalLogEvidence[k] += members[k].lastLogEvidence
+            weights[k] = Foundation.log((1 - epsilon) * weights[k] + epsilon / Double(members.count))
+                + members[k].lastLogEvidence
+            top = max(top, weights[k])
         }
-        for k in members.indices { totalLogEvidence[k] += members[k].lastLogEvidence }
-        let top = logWeights.max() ?? 0
-        for k in logWeights.indices { logWeights[k] = Foundation.exp(logWeights[k] - top) }
-        let sum = logWeights.reduce(0, +)
-        for k in weights.indices { weights[k] = logWeights[k] / sum }
+        var sum = 0.0
+        for k in weights.indices {
+            weights[k] = Foundation.exp(weights[k] - top)
+            sum += weights[k]
+        }
+        for k in weights.indices { weights[k] /= sum }
     }
 
     private mutating func remove(_ k: Int) {
