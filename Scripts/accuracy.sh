@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Reproduces the IndoorPositioning rows of Docs/Accuracy.md: calibrates each real data set
-# from its own calibration file with `indoorpos calibrate` (plain least squares, the same fit
-# as the reference pipelines' calibrate.py), locates its test walks with `indoorpos locate`
-# (causal Kalman tracking, then the RTS smoother; each with the calibrated σ and with a
-# single-sample σ of 7 dB) and scores them with evaluate.py.
+# Reproduces the IndoorPositioning rows of Docs/Accuracy.md on both real data sets:
+# - "plan defaults": `indoorpos locate` with only the plan (no calibration: the first try of a
+#   new user), causal and smoothed (--smooth);
+# - "calibrated": with a per-beacon calibration made by `indoorpos calibrate` from the set's
+#   own calibration file (plain least squares, the same fit as the reference calibrate.py);
+# - each also with the device offset held at 0 dB (--device-offset 0), to show what the offset
+#   estimate gives or costs.
+# Scores with Scripts/reference/evaluate.py and prints Markdown table rows.
 #   usage: Scripts/accuracy.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/accuracy)
-# Needs python3 (evaluate.py uses numpy) and the shared data at ../shared/data (or DATA=…).
+# Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/accuracy}"
@@ -25,18 +28,20 @@ for set in danis-office kolakowski-flat; do
     echo
     echo "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-    for sigma in calibrated 7; do
-        for mode in causal rts; do
-            flags=()
-            [ "$mode" = rts ] && flags+=(--smooth)
-            [ "$sigma" != calibrated ] && flags+=(--sample-sigma "$sigma")
-            fixes="$out/$set-$mode-$sigma.csv"
-            "$bin" locate --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" \
-                --calibration "$out/$set-calibration.json" --skip-bad-rows --quiet \
-                "${flags[@]}" "$@" --output "$fixes" 2>/dev/null
-            label="IndoorPositioning ($mode, σ $sigma)"
-            [ "$sigma" != calibrated ] && label="IndoorPositioning ($mode, σ $sigma dB)"
-            python3 Scripts/reference/evaluate.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
+    for models in plan calibrated; do
+        for offset in estimated fixed; do
+            for mode in causal smoothed; do
+                flags=()
+                [ "$models" = calibrated ] && flags+=(--calibration "$out/$set-calibration.json")
+                [ "$offset" = fixed ] && flags+=(--device-offset 0)
+                [ "$mode" = smoothed ] && flags+=(--smooth)
+                fixes="$out/$set-$models-$offset-$mode.csv"
+                "$bin" locate --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" --skip-bad-rows --quiet \
+                    ${flags[@]+"${flags[@]}"} "$@" --output "$fixes" 2>/dev/null
+                label="IndoorPositioning, $models, $mode"
+                [ "$offset" = fixed ] && label="$label, offset held at 0 dB"
+                python3 Scripts/reference/evaluate.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
+            done
         done
     done
 done
