@@ -58,6 +58,7 @@ extension AugmentedTracker {
         scratch.slots.assign(slots)
         for j in scratch.renew.indices { scratch.renew[j] = false }
         scratch.sampleSlot.removeAll(keepingCapacity: true)
+        scratch.sampleCorrelation.removeAll(keepingCapacity: true)
         for s in samples {
             var slot = -1
             if let key = s.beaconKey, scratch.slots.count > 0,
@@ -66,6 +67,8 @@ extension AugmentedTracker {
                 slot = Self.biasIndex + j
             }
             scratch.sampleSlot.append(slot)
+            // ρᵢ = e^{−τᵢ/τ_b}, once per sample and epoch.
+            scratch.sampleCorrelation.append(slot >= 0 ? shadowing.correlation(over: time - s.time) : 0)
         }
 
         // Prior.
@@ -81,7 +84,6 @@ extension AugmentedTracker {
         var monitor = self.monitor
         let measurement = SampleModel(time: time, receiverZ: floorElevation + configuration.receiverHeight,
                                       density: configuration.accelerationDensity, share: share,
-                                      correlationTime: shadowing.correlationTime,
                                       estimatesOffset: offsetModel.isEstimated)
         scratch.accepted.removeAll(keepingCapacity: true)
         var nisSum = 0.0, used = 0, rejected = 0
@@ -89,7 +91,7 @@ extension AugmentedTracker {
         // sat on the gate (a robust, model-independent treatment of outliers).
         var logEvidence = 0.0
         for (k, s) in samples.enumerated() {
-            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k], noiseScale: lambda)
+            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
             let innovationVariance = row.quadratic(scratch.pPrior) + row.r
             let nu = s.rssi - row.h
             let nis = nu * nu / innovationVariance
@@ -136,7 +138,7 @@ extension AugmentedTracker {
         scratch.info.assign(scratch.pPrior)
         guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
         let logDetPrior = scratch.info.logDeterminantOfFactored
-        scratch.info.invertFactored(into: &scratch.priorInfo, column: &scratch.column)
+        scratch.info.invertFactored(into: &scratch.priorInfo)
         scratch.xPost.assign(scratch.xPrior)
         let n = state.count
         for _ in 0..<(configuration.rssiIterations + 4) {
@@ -147,7 +149,7 @@ extension AugmentedTracker {
                 scratch.rhs[i] = sum
             }
             for (k, s) in samples.enumerated() where scratch.accepted[k] {
-                let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], noiseScale: lambda)
+                let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
                 row.accumulate(into: &scratch.info, &scratch.rhs, residual: s.rssi - row.h)
             }
             guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
@@ -155,7 +157,7 @@ extension AugmentedTracker {
             for i in 0..<n { scratch.xPost[i] += scratch.rhs[i] }
             if scratch.rhs[0] * scratch.rhs[0] + scratch.rhs[1] * scratch.rhs[1] < 1e-6 { break }
         }
-        scratch.info.invertFactored(into: &scratch.pPost, column: &scratch.column)
+        scratch.info.invertFactored(into: &scratch.pPost)
         guard scratch.pPost.isFinite, scratch.xPost.allSatisfy(\.isFinite) else { throw .covarianceNotPositiveDefinite }
         // Laplace (exact for the linearised model): log p(z) = −½ J* − ½ Σ log 2πRᵢ
         //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the solution.
@@ -166,7 +168,7 @@ extension AugmentedTracker {
             cost += (scratch.xPost[i] - scratch.xPrior[i]) * sum
         }
         for (k, s) in samples.enumerated() where scratch.accepted[k] {
-            let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], noiseScale: lambda)
+            let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
             let residual = s.rssi - row.h
             cost += residual * residual / row.r
             logEvidence -= 0.5 * Foundation.log(2 * Double.pi * row.r)
@@ -217,14 +219,13 @@ struct SampleModel {
     let density: Double
     /// Correlated share s of σ².
     let share: Double
-    /// Bias correlation time τ_b, seconds.
-    let correlationTime: Double
     /// Whether Δ is a state (else its Jacobian entry is 0).
     let estimatesOffset: Bool
 
-    /// The row of sample `s` at state `x`; `slot` is the state index of its bias (−1: none).
+    /// The row of sample `s` at state `x`; `slot` is the state index of its bias (−1: none) and
+    /// `rho` its correlation e^{−τ/τ_b} with the bias at the epoch's end.
     @inline(__always)
-    func row(_ s: RSSIMeasurement, _ x: [Double], slot: Int, noiseScale: Double) -> SampleRow {
+    func row(_ s: RSSIMeasurement, _ x: [Double], slot: Int, correlation rho: Double, noiseScale: Double) -> SampleRow {
         let tau = time - s.time
         let dx = x[0] - tau * x[2] - s.beaconPosition.x
         let dy = x[1] - tau * x[3] - s.beaconPosition.y
@@ -234,10 +235,8 @@ struct SampleModel {
         let gx = -slope * dx / d2, gy = -slope * dy / d2
         let sigma2 = s.model.sigma * s.model.sigma
         var h = s.model.expectedRSSI(squaredDistance: d2) + x[AugmentedTracker.offsetIndex]
-        var rho = 0.0
         var scaled = sigma2
         if slot >= 0 {
-            rho = Foundation.exp(-tau / correlationTime)
             h += rho * x[slot]
             scaled = sigma2 * (1 - share * rho * rho)
         }

@@ -316,7 +316,6 @@ extension AugmentedTracker {
         var xPrior: [Double]
         var xPost: [Double]
         var rhs: [Double]
-        var column: [Double]
         var pPrior: SquareMatrix
         var priorInfo: SquareMatrix
         var info: SquareMatrix
@@ -327,12 +326,13 @@ extension AugmentedTracker {
         var sampleSlot: [Int] = []
         /// Whether each sample passed the gate; grows to the largest epoch seen.
         var accepted: [Bool] = []
+        /// Each sample's bias correlation e^{−τ/τ_b} with the epoch's end.
+        var sampleCorrelation: [Double] = []
 
         init(size n: Int, slots count: Int) {
             xPrior = Array(repeating: 0, count: n)
             xPost = xPrior
             rhs = xPrior
-            column = xPrior
             pPrior = SquareMatrix(size: n)
             priorInfo = pPrior
             info = pPrior
@@ -341,6 +341,7 @@ extension AugmentedTracker {
             renew = Array(repeating: false, count: count)
             sampleSlot.reserveCapacity(64)
             accepted.reserveCapacity(64)
+            sampleCorrelation.reserveCapacity(64)
         }
     }
 }
