@@ -224,12 +224,8 @@ public struct KalmanTracker: Sendable {
     public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
         try m.validate()
         try predict(to: m.time)
-        let p = covariance
-        let nu0 = m.x - state[0], nu1 = m.y - state[1]
-        guard let chol = Cholesky2(p[0, 0] + m.covarianceXX, p[0, 1] + m.covarianceXY,
-                                   p[1, 1] + m.covarianceYY) else { throw .covarianceNotPositiveDefinite }
-        let w = chol.solve(nu0, nu1)
-        let d2 = nu0 * w.0 + nu1 * w.1
+        let d2 = try m.mahalanobisSquared(fromX: state[0], y: state[1], xx: covariance[0, 0],
+                                          xy: covariance[0, 1], yy: covariance[1, 1])
         guard d2 > fixGate else {
             fixRejections = 0
             return .accepted(mahalanobisSquared: d2)

@@ -50,4 +50,16 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
             throw .invalidCovariance(xx: covarianceXX, xy: covarianceXY, yy: covarianceYY)
         }
     }
+
+    /// The squared Mahalanobis distance of this fix from a track at (x, y) with horizontal
+    /// covariance (xx, xy, yy): νᵀ S⁻¹ ν with ν = fix − track and S = P + R, by solving S w = ν.
+    /// - Throws: `covarianceNotPositiveDefinite` when S is not.
+    func mahalanobisSquared(fromX x: Double, y: Double, xx: Double, xy: Double, yy: Double) throws(TrackingError) -> Double {
+        let nu0 = self.x - x, nu1 = self.y - y
+        guard let chol = Cholesky2(xx + covarianceXX, xy + covarianceXY, yy + covarianceYY) else {
+            throw .covarianceNotPositiveDefinite
+        }
+        let w = chol.solve(nu0, nu1)
+        return nu0 * w.0 + nu1 * w.1
+    }
 }
