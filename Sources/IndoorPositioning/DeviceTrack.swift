@@ -168,7 +168,8 @@ struct DeviceTrack: Sendable {
         let position = Point3D(x: estimate.position.x, y: estimate.position.y,
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
-            timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
+            timestamp: end, device: device, position: position, level: level,
+            covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
             zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
             beaconCount: observations.count))
     }
@@ -213,7 +214,7 @@ struct DeviceTrack: Sendable {
     private func report(time: Double, fix: Fix, floor: Floor) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            accuracy: fix.accuracy, zone: floor.zone(containing: fix.position.planar)?.id,
+            covariance: fix.covariance, zone: floor.zone(containing: fix.position.planar)?.id,
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count)
     }
 }

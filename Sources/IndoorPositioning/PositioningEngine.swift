@@ -140,7 +140,8 @@ public struct PositioningEngine: Sendable {
             var smoothed = report
             smoothed.position.x = estimate.position.x
             smoothed.position.y = estimate.position.y
-            smoothed.accuracy = estimate.accuracy
+            smoothed.covariance = estimate.horizontalCovariance
+            smoothed.velocity = estimate.velocity
             smoothed.zone = plan.zone(at: estimate.position, level: report.level)?.id
             smoothed.source = .smoothed
             return smoothed
