@@ -1,7 +1,7 @@
 import BeaconModel
 
 /// A beacon left out of a fix, and why.
-public struct RejectedBeacon: Sendable, Hashable {
+public struct RejectedBeacon: Sendable, Hashable, Codable {
     /// The beacon's identity.
     public var identity: BeaconIdentity
     /// Why it was left out.
@@ -15,7 +15,7 @@ public struct RejectedBeacon: Sendable, Hashable {
 }
 
 /// Why a beacon was left out of a fix.
-public enum RejectionReason: Sendable, Hashable {
+public enum RejectionReason: Sendable, Hashable, Codable {
     /// Its residual is inconsistent with the other beacons: with it the weighted residual sum
     /// failed the χ² test, and leaving it out gave the smallest remaining sum. Typical causes:
     /// the beacon was moved, is spoofed, or its signal is shadowed by a body. `residual` is the
