@@ -42,6 +42,11 @@ let package = Package(
             dependencies: ["PositioningIO"],
             path: "Docs/Examples/QuickStart"
         ),
+        .executableTarget(
+            name: "inanapp",
+            dependencies: ["IndoorPositioning"],
+            path: "Docs/Examples/InAnApp"
+        ),
         .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
         .testTarget(
