@@ -5,11 +5,7 @@ import TestSupport
 
 @Suite("Advancing the clock, and finishing")
 struct AdvanceTests {
-    static var walk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 45
-        return c
-    }
+    static let walk = SimulatedSite.walk(duration: 45)
 
     static func stream(_ samples: [RSSISample], into engine: inout PositioningEngine) -> [PositionReport] {
         var reports: [PositionReport] = []

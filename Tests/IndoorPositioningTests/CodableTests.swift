@@ -11,11 +11,7 @@ struct CodableTests {
         return try JSONDecoder().decode(T.self, from: try encoder.encode(value))
     }
 
-    static var walk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 40
-        return c
-    }
+    static let walk = SimulatedSite.walk(duration: 40)
 
     @Test("reports of every source survive JSON unchanged, with accuracy and ellipse written out")
     func reports() throws {
@@ -50,14 +46,7 @@ struct CodableTests {
     @Test("fixes (converged, with rejections, and fallbacks with infinite GDOP) survive JSON unchanged")
     func fixes() throws {
         let site = try SimulatedSite(seed: 9, configuration: Self.walk)
-        var sums: [BeaconIdentity: (Double, Int)] = [:]
-        for s in site.samples where s.timestamp < 2 {
-            sums[s.identity, default: (0, 0)].0 += s.rssi
-            sums[s.identity, default: (0, 0)].1 += 1
-        }
-        var observations = sums.keys.sorted().map { id in
-            BeaconObservation(site.plan.resolvedBeacon(id)!, meanRSSI: sums[id]!.0 / Double(sums[id]!.1), count: sums[id]!.1)
-        }
+        var observations = site.observations(before: 2)
         var solver = TrilaterationSolver(configuration: PlanConfiguration(plan: site.plan, floor: site.plan.floors[0]).solver)
         let converged = try solver.solve(observations)
         #expect(converged.status.isDetermined)

@@ -8,9 +8,7 @@ struct PlanConfigurationTests {
     /// The simulated site moved to level 2 at 3.5 m, with a 1.82 m receiver height (not the
     /// library's 1.2 m default).
     static func raisedSite() throws -> (site: SimulatedSite, plan: FloorPlan) {
-        var walk = WalkSimulator.Configuration()
-        walk.duration = 20
-        let site = try SimulatedSite(seed: 3, configuration: walk)
+        let site = try SimulatedSite(seed: 3, configuration: SimulatedSite.walk(duration: 20))
         let floor = site.plan.floors[0]
         let beacons = floor.beacons.map {
             Beacon(identity: $0.identity, position: Point3D(x: $0.position.x, y: $0.position.y, z: $0.position.z + 3.5))
@@ -66,14 +64,7 @@ struct PlanConfigurationTests {
         let first = try #require(reports.first)
 
         let start = site.samples.map(\.timestamp).min()!
-        var sums: [BeaconIdentity: (Double, Int)] = [:]
-        for s in site.samples where s.timestamp < start + raw.epoch {
-            sums[s.identity, default: (0, 0)].0 += s.rssi
-            sums[s.identity, default: (0, 0)].1 += 1
-        }
-        let observations = sums.keys.sorted().map { id in
-            BeaconObservation(plan.resolvedBeacon(id)!, meanRSSI: sums[id]!.0 / Double(sums[id]!.1), count: sums[id]!.1)
-        }
+        let observations = site.observations(before: start + raw.epoch, plan: plan)
         var solver = TrilaterationSolver(configuration: try PlanConfiguration(plan: plan, level: 2).solver)
         let fix = try solver.solve(observations)
         #expect(abs(fix.position.z - (3.5 + 1.82)) < 1e-12)

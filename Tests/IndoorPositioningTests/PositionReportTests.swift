@@ -5,10 +5,15 @@ import TestSupport
 
 @Suite("Position reports")
 struct PositionReportTests {
-    static var walk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 90
-        return c
+    static let walk = SimulatedSite.walk(duration: 90)
+
+    /// A simulated walk's reports, tracked and as raw fixes.
+    static func trackedAndRaw(seed: UInt64) throws -> (site: SimulatedSite, reports: ([PositionReport], [PositionReport])) {
+        let site = try SimulatedSite(seed: seed, configuration: walk)
+        var raw = PositioningEngine.Configuration()
+        raw.tracking = .none
+        return (site, (try PositioningEngine.locate(site.samples, plan: site.plan),
+                       try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)))
     }
 
     /// Rebuilds the covariance from the ellipse: R(θ) diag(a², b²) R(θ)ᵀ.
@@ -20,11 +25,7 @@ struct PositionReportTests {
 
     @Test("every report's ellipse rebuilds its covariance, and accuracy² is the covariance's trace")
     func ellipseAgreesWithCovariance() throws {
-        let site = try SimulatedSite(seed: 5, configuration: Self.walk)
-        let tracked = try PositioningEngine.locate(site.samples, plan: site.plan)
-        var raw = PositioningEngine.Configuration()
-        raw.tracking = .none
-        let fixes = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)
+        let (tracked, fixes) = try Self.trackedAndRaw(seed: 5).reports
         #expect(tracked.count >= 85 && fixes.count >= 85)
         var anisotropic = 0
         for report in tracked + fixes {
@@ -47,11 +48,7 @@ struct PositionReportTests {
 
     @Test("tracked reports carry the tracker's velocity; fixes carry none")
     func velocity() throws {
-        let site = try SimulatedSite(seed: 6, configuration: Self.walk)
-        let tracked = try PositioningEngine.locate(site.samples, plan: site.plan)
-        var raw = PositioningEngine.Configuration()
-        raw.tracking = .none
-        let fixes = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)
+        let (site, (tracked, fixes)) = try Self.trackedAndRaw(seed: 6)
         #expect(fixes.allSatisfy { $0.velocity == nil && $0.speed == nil })
         let moving = tracked.filter { $0.source == .tracked }
         #expect(moving.count >= 85)

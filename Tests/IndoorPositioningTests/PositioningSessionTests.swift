@@ -5,11 +5,7 @@ import TestSupport
 
 @Suite("Positioning session (async)")
 struct PositioningSessionTests {
-    static var walk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 40
-        return c
-    }
+    static let walk = SimulatedSite.walk(duration: 40)
 
     static func sites(_ count: Int) throws -> [SimulatedSite] {
         try (0..<count).map { try SimulatedSite(seed: 100 + UInt64($0), configuration: walk, device: "phone-\($0)") }
