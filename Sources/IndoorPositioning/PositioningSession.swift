@@ -19,8 +19,20 @@
 /// callback needs (separate `Task { await … }` calls would not keep their order). The
 /// isolated ``push(_:)`` returns each sample's outcome, for callers already in async code.
 public actor PositioningSession {
+    /// What the session saw, in the engine's order: each sample as it was pushed, with what
+    /// happened to it, then the reports it completed. A region monitor consumes this: beacon
+    /// conditions from the samples (including those of beacons the plan does not know), circle
+    /// and zone conditions from the reports.
+    public enum Event: Sendable, Hashable {
+        /// A sample pushed into the engine, and its outcome.
+        case sample(RSSISample, PositioningEngine.SampleOutcome)
+        /// A report published.
+        case report(PositionReport)
+    }
+
     private var engine: PositioningEngine
     private var subscribers: [Int: AsyncStream<PositionReport>.Continuation] = [:]
+    private var eventSubscribers: [Int: AsyncStream<Event>.Continuation] = [:]
     private var nextSubscriber = 0
     private var finished = false
     private nonisolated let input: AsyncStream<Command>.Continuation
@@ -76,9 +88,7 @@ public actor PositioningSession {
     @discardableResult
     public func push(_ sample: RSSISample) -> PositioningEngine.SampleOutcome? {
         guard !finished else { return nil }
-        let outcome = engine.push(sample)
-        publish(engine.pull())
-        return outcome
+        return feed(sample)
     }
 
     /// Moves the clock to `time` and publishes the reports and predictions that are due (see
@@ -108,7 +118,9 @@ public actor PositioningSession {
         input.finish()
         publish(engine.finish())
         for continuation in subscribers.values { continuation.finish() }
+        for continuation in eventSubscribers.values { continuation.finish() }
         subscribers.removeAll()
+        eventSubscribers.removeAll()
     }
 
     // MARK: Reading
@@ -131,6 +143,25 @@ public actor PositioningSession {
         return stream
     }
 
+    /// A stream of every ``Event`` from now on: samples with their outcomes and reports,
+    /// interleaved in the order the engine saw them (see ``reports(bufferingPolicy:)`` for the
+    /// policy).
+    public func events(bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded)
+        -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: bufferingPolicy)
+        guard !finished else {
+            continuation.finish()
+            return stream
+        }
+        let id = nextSubscriber
+        nextSubscriber += 1
+        eventSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
     /// What the engine has counted so far.
     public var statistics: PositioningEngine.Statistics { engine.statistics }
 
@@ -143,8 +174,7 @@ public actor PositioningSession {
         switch command {
         case .samples(let samples):
             guard !finished else { return }
-            for sample in samples { engine.push(sample) }
-            publish(engine.pull())
+            for sample in samples { feed(sample) }
         case .advance(let time):
             advance(to: time)
         case .drain(let done):
@@ -152,14 +182,27 @@ public actor PositioningSession {
         }
     }
 
+    /// Pushes one sample and publishes it and the reports it completes.
+    @discardableResult
+    private func feed(_ sample: RSSISample) -> PositioningEngine.SampleOutcome {
+        let outcome = engine.push(sample)
+        for continuation in eventSubscribers.values { continuation.yield(.sample(sample, outcome)) }
+        publish(engine.pull())
+        return outcome
+    }
+
     private func publish(_ reports: [PositionReport]) {
         guard !reports.isEmpty else { return }
         for continuation in subscribers.values {
             for report in reports { continuation.yield(report) }
         }
+        for continuation in eventSubscribers.values {
+            for report in reports { continuation.yield(.report(report)) }
+        }
     }
 
     private func unsubscribe(_ id: Int) {
         subscribers[id] = nil
+        eventSubscribers[id] = nil
     }
 }

@@ -77,6 +77,39 @@ struct PositioningSessionTests {
         }
     }
 
+    @Test("the event stream interleaves every sample (with its outcome) and the reports it completed")
+    func events() async throws {
+        let site = try SimulatedSite(seed: 9, configuration: Self.walk)
+        let session = try PositioningSession(plan: site.plan)
+        let events = Task { [stream = await session.events()] in
+            var all: [PositioningSession.Event] = []
+            for await event in stream { all.append(event) }
+            return all
+        }
+        let reports = Task { [stream = await session.reports()] in await Self.collect(stream) }
+        let stranger = RSSISample(timestamp: 0.5, identity: BeaconIdentity(uuid: UUID(), major: 1, minor: 1), rssi: -70)
+        let sorted = site.samples.sorted { $0.timestamp < $1.timestamp }
+        session.submit([stranger] + sorted)
+        await session.finish()
+        let all = await events.value
+        var samples: [RSSISample] = [], published: [PositionReport] = [], latest = -Double.infinity
+        for event in all {
+            switch event {
+            case .sample(let sample, let outcome):
+                samples.append(sample)
+                latest = sample.timestamp
+                #expect(outcome == (sample == stranger ? .unknownBeacon : .accepted))
+            case .report(let report):
+                published.append(report)
+                // A report comes after the sample that closed its epoch (or at finish()).
+                #expect(latest >= report.timestamp || report == all.last.flatMap { if case .report(let r) = $0 { r } else { nil } })
+            }
+        }
+        #expect(samples == [stranger] + sorted)
+        #expect(published == (await reports.value))
+        #expect(published.count >= 35)
+    }
+
     @Test("a queued advance publishes predictions behind the samples submitted before it")
     func advance() async throws {
         let site = try SimulatedSite(seed: 7, configuration: Self.walk)
