@@ -61,7 +61,7 @@ struct CodableTests {
         }
     }
 
-    @Test("samples, estimates and tracking modes survive JSON unchanged")
+    @Test("samples, estimates, observations, statistics and tracking modes survive JSON unchanged")
     func smallTypes() throws {
         let id = SimulatedSite.identity(3)
         let samples = [RSSISample(timestamp: 1.25, identity: id, rssi: -71, device: "a"),
@@ -72,6 +72,16 @@ struct CodableTests {
         #expect(try Self.roundTrip(estimate) == estimate)
         #expect(try Self.roundTrip([PositioningEngine.TrackingMode.kalman, .none]) == [.kalman, .none])
         #expect(try Self.roundTrip(FixStatus.degenerate(rank: 1)) == .degenerate(rank: 1))
+        let observation = BeaconObservation(identity: id, position: Point3D(x: 1, y: 2, z: 2.5), level: 0,
+                                            model: PathLossModel(measuredPower: -60, exponent: 2.2, sigma: 5),
+                                            meanRSSI: -71.5, count: 4)
+        #expect(try Self.roundTrip(observation) == observation)
+        let site = try SimulatedSite(seed: 2, configuration: Self.walk)
+        var engine = try PositioningEngine(plan: site.plan)
+        for sample in site.samples.prefix(50) { engine.push(sample) }
+        engine.push(RSSISample(timestamp: 0, identity: id, rssi: 0))
+        #expect(engine.statistics.accepted > 0 && engine.statistics.invalidRSSI == 1)
+        #expect(try Self.roundTrip(engine.statistics) == engine.statistics)
     }
 
     struct Site: Codable, Equatable {
