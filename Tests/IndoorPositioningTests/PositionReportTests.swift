@@ -109,5 +109,10 @@ struct PositionReportTests {
             covariance: PositionCovariance(xx: 1, xy: 0, yy: 0.44), velocity: Point2D(x: 0.6, y: 0.8),
             zone: "lobby", source: .tracked, beaconCount: 4)
         #expect("\(report)" == "t=12.000 phone-1 (3.10, 4.20, 1.82) ±1.20 m level 0 zone lobby tracked 1.00 m/s")
+        var fix = Fix()
+        fix.position = Point3D(x: 1, y: 2, z: 1.2)
+        fix.accuracy = 0.5
+        fix.usedBeacons = [SimulatedSite.identity(0), SimulatedSite.identity(1), SimulatedSite.identity(2)]
+        #expect("\(fix)" == "fallback(unsolved) (1.00, 2.00, 1.20) ±0.50 m level 0, 3 beacons")
     }
 }

@@ -16,11 +16,12 @@ enum JSONRoundTrip {
         return data
     }
 
-    /// Encodes and decodes the plan, samples, fixes, tracker estimates and reports; returns one
-    /// report's JSON to show.
+    /// Encodes and decodes the plan, samples, fixes, tracker estimates, reports and the engine's
+    /// statistics; returns one report's JSON to show.
     static func run(plan: FloorPlan, samples: [RSSISample], fix: Fix, estimate: TrackEstimate,
-                    reports: [PositionReport]) throws -> String {
+                    reports: [PositionReport], statistics: PositioningEngine.Statistics) throws -> String {
         _ = try check(plan)
+        _ = try check(statistics)
         _ = try check(samples)
         _ = try check(fix)
         _ = try check(estimate)

@@ -15,7 +15,7 @@ enum RangingLoop {
 
     /// Twenty seconds of ranging, then five seconds in a lift (nothing heard): the engine's
     /// reports, tracked then predicted.
-    static func run(plan: FloorPlan) throws -> [PositionReport] {
+    static func run(plan: FloorPlan) throws -> (reports: [PositionReport], statistics: PositioningEngine.Statistics) {
         var engine = try PositioningEngine(plan: plan)
         var phone = RangingSimulation(plan: plan)
         var reports: [PositionReport] = []
@@ -32,6 +32,6 @@ enum RangingLoop {
             engine.advance(to: now)
             reports += engine.pull()
         }
-        return reports
+        return (reports, engine.statistics)
     }
 }

@@ -19,10 +19,10 @@ let firstSecond = phone.callback(at: 1).flatMap { delivery in
 }
 let (fix, estimate) = try SitePlan.solveByHand(plan, samples: firstSecond)
 require(abs(fix.position.z - 1.4) < 1e-9, "the fix must stand at the plan's receiver height")
-print("fix \(fix.status) at (\(String(format: "%.2f", fix.position.x)), \(String(format: "%.2f", fix.position.y))) ±\(String(format: "%.2f", fix.accuracy)) m")
+print("fix: \(fix)")
 
 // 2. The ranging-callback loop with a timer: tracked reports, then predictions.
-let reports = try RangingLoop.run(plan: plan)
+let (reports, statistics) = try RangingLoop.run(plan: plan)
 require(reports.filter(\.isPredicted).count == 5, "five seconds without beacons must give five predictions")
 for report in reports.suffix(7) { print(report) }
 
@@ -33,7 +33,8 @@ print("1-σ ellipse: a = \(String(format: "%.2f", lastTracked.ellipse.semiMajor)
 print("svg: <path d=\"\(EllipseDrawing.svgPath(outline).prefix(60))…\"/>")
 
 // 4. Every public report type to JSON and back.
-let json = try JSONRoundTrip.run(plan: plan, samples: firstSecond, fix: fix, estimate: estimate, reports: reports)
+let json = try JSONRoundTrip.run(plan: plan, samples: firstSecond, fix: fix, estimate: estimate, reports: reports,
+                                 statistics: statistics)
 print("report as JSON: \(json.prefix(120))…")
 
 // 5. The async face.
