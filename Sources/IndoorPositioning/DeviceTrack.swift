@@ -244,14 +244,21 @@ extension DeviceTrack {
             hasClosedEpoch = true
             if reports.count == before, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
                let level = tracker.level ?? self.level, let floor = context.beacons.floors[level] {
-                reports.append(PositionReport(
-                    timestamp: end, device: device,
-                    position: Point3D(x: estimate.position.x, y: estimate.position.y,
-                                      z: floor.elevation + context.receiverHeight),
-                    level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                    zone: floor.zone(containing: estimate.position)?.id, source: .predicted, beaconCount: 0))
-                let cap = tracker.configuration.maximumPositionVariance
-                predicting = estimate.covarianceXX < cap && estimate.covarianceYY < cap
+                // At the cap the track coasts no further: one capped prediction is reported (the
+                // one whose epoch reached it, perhaps in an earlier call), then none.
+                let cap = tracker.configuration.maximumPositionVariance * (1 - 1e-9)
+                func capped(_ e: TrackEstimate) -> Bool { e.covarianceXX >= cap || e.covarianceYY >= cap }
+                if let previous = try? tracker.estimate(at: start), capped(previous) {
+                    predicting = false
+                } else {
+                    reports.append(PositionReport(
+                        timestamp: end, device: device,
+                        position: Point3D(x: estimate.position.x, y: estimate.position.y,
+                                          z: floor.elevation + context.receiverHeight),
+                        level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
+                        zone: floor.zone(containing: estimate.position)?.id, source: .predicted, beaconCount: 0))
+                    predicting = !capped(estimate)
+                }
             }
             predicting = predicting && tracker != nil
             start = end

@@ -95,6 +95,30 @@ struct AdvanceTests {
         #expect(engine.push(RSSISample(timestamp: lastTime + 1, identity: SimulatedSite.identity(0), rssi: -60)) == .late)
     }
 
+    @Test("a one-second timer and one far advance give the same predictions, ending at the covariance cap")
+    func timerStopsAtCap() throws {
+        let site = try SimulatedSite(seed: 17, configuration: Self.walk)
+        let t0 = site.samples.map(\.timestamp).min()!
+        let samples = site.samples.filter { $0.timestamp < t0 + 20 }
+        var once = try PositioningEngine(plan: site.plan)
+        _ = Self.stream(samples, into: &once)
+        once.advance(to: t0 + 200)
+        let far = once.pull()
+        var ticking = try PositioningEngine(plan: site.plan)
+        _ = Self.stream(samples, into: &ticking)
+        var ticked: [PositionReport] = []
+        for second in 20...200 {
+            ticking.advance(to: t0 + Double(second))
+            ticked += ticking.pull()
+        }
+        #expect(ticked == far)
+        let predicted = far.filter(\.isPredicted)
+        #expect(predicted.count >= 5 && predicted.count < 180)
+        let cap = TrackerConfiguration().maximumPositionVariance
+        #expect(predicted.last!.covariance.xx >= cap - 1e-6 || predicted.last!.covariance.yy >= cap - 1e-6)
+        #expect(predicted.dropLast().allSatisfy { $0.covariance.xx < cap && $0.covariance.yy < cap })
+    }
+
     @Test("raw fixes are never predicted")
     func rawFixesNotPredicted() throws {
         let site = try SimulatedSite(seed: 15, configuration: Self.walk)
