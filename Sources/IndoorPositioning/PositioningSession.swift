@@ -185,9 +185,11 @@ public actor PositioningSession {
     /// Pushes one sample and publishes it and the reports it completes.
     @discardableResult
     private func feed(_ sample: RSSISample) -> PositioningEngine.SampleOutcome {
+        let reportsBefore = engine.statistics.reports
         let outcome = engine.push(sample)
         for continuation in eventSubscribers.values { continuation.yield(.sample(sample, outcome)) }
-        publish(engine.pull())
+        // Most samples complete no epoch: pull (which copies) only when one did.
+        if engine.statistics.reports != reportsBefore { publish(engine.pull()) }
         return outcome
     }
 
