@@ -1,5 +1,5 @@
 /// How a fix was obtained.
-public enum FixStatus: Sendable, Hashable, Codable {
+public enum FixStatus: Sendable, Hashable {
     /// The estimator converged: the step fell below the tolerance.
     case converged
     /// The iteration limit was reached before the step fell below the tolerance; the position
@@ -23,7 +23,7 @@ public enum FixStatus: Sendable, Hashable, Codable {
 }
 
 /// Why a fix fell back to a weighted centroid.
-public enum FallbackReason: Sendable, Hashable, Codable {
+public enum FallbackReason: Sendable, Hashable {
     /// Fewer beacons than unknowns + 1 (`required`: 3 in 2D, 4 in 3D).
     case tooFewBeacons(available: Int, required: Int)
     /// All beacons stand at one point: only the distance is known, not the direction.

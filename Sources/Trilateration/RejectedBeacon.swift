@@ -15,7 +15,7 @@ public struct RejectedBeacon: Sendable, Hashable, Codable {
 }
 
 /// Why a beacon was left out of a fix.
-public enum RejectionReason: Sendable, Hashable, Codable {
+public enum RejectionReason: Sendable, Hashable {
     /// Its residual is inconsistent with the other beacons: with it the weighted residual sum
     /// failed the χ² test, and leaving it out gave the smallest remaining sum. Typical causes:
     /// the beacon was moved, is spoofed, or its signal is shadowed by a body. `residual` is the

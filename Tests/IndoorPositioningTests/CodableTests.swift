@@ -59,6 +59,21 @@ struct CodableTests {
         for fix in [converged, rejecting, fallback, Fix()] {
             #expect(try Self.roundTrip(fix) == fix)
         }
+        // Statuses and reasons are flat objects named by their case.
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys]
+        let status = String(decoding: try sorted.encode(fallback.status), as: UTF8.self)
+        #expect(status == #"{"available":2,"kind":"fallback","reason":"tooFewBeacons","required":3}"#)
+        #expect(String(decoding: try sorted.encode(FixStatus.degenerate(rank: 1)), as: UTF8.self) == #"{"kind":"degenerate","rank":1}"#)
+        let rejection = String(decoding: try sorted.encode(rejecting.rejectedBeacons[0].reason), as: UTF8.self)
+        #expect(rejection.hasPrefix(#"{"normalized":"#) && rejection.contains(#""reason":"inconsistentResidual""#))
+        for status: FixStatus in [.converged, .iterationLimit, .degenerate(rank: 2), .fallback(.unsolved),
+                                  .fallback(.coincidentBeacons), .fallback(.tooFewBeacons(available: 1, required: 4))] {
+            #expect(try Self.roundTrip(status) == status)
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(FixStatus.self, from: Data(#"{"kind":"lucky"}"#.utf8))
+        }
     }
 
     @Test("samples, estimates, observations, statistics and tracking modes survive JSON unchanged")
@@ -71,7 +86,6 @@ struct CodableTests {
                                      covarianceXX: 1, covarianceXY: 0.2, covarianceYY: 0.5, level: 1)
         #expect(try Self.roundTrip(estimate) == estimate)
         #expect(try Self.roundTrip([PositioningEngine.TrackingMode.kalman, .none]) == [.kalman, .none])
-        #expect(try Self.roundTrip(FixStatus.degenerate(rank: 1)) == .degenerate(rank: 1))
         let observation = BeaconObservation(identity: id, position: Point3D(x: 1, y: 2, z: 2.5), level: 0,
                                             model: PathLossModel(measuredPower: -60, exponent: 2.2, sigma: 5),
                                             meanRSSI: -71.5, count: 4)
