@@ -41,6 +41,11 @@ struct BeaconConsistency: Sendable {
     private let levels: [Int]
     /// Whether each beacon (by table slot) is set apart now.
     private(set) var excluded: [Bool]
+    /// Each beacon's variance factor for the tracker: its running mean relative to the median
+    /// beacon's, in [1, ``maximumInflation``] (1 until it has been scored ``minimumEpochs`` times).
+    private(set) var inflation: [Double]
+    /// Largest variance factor a beacon's samples get.
+    static let maximumInflation = 16.0
 
     /// A watch over beacons on the given levels (one entry per beacon slot).
     init(levels: [Int]) {
@@ -48,6 +53,7 @@ struct BeaconConsistency: Sendable {
         mean = Array(repeating: 1, count: levels.count)
         epochs = Array(repeating: 0, count: levels.count)
         excluded = Array(repeating: false, count: levels.count)
+        inflation = Array(repeating: 1, count: levels.count)
     }
 
     /// Adds one epoch's normalised squared residual `u` of the beacon in `slot`.
@@ -62,6 +68,9 @@ struct BeaconConsistency: Sendable {
         let scored = mean.indices.filter { epochs[$0] >= Self.minimumEpochs }.map { mean[$0] }.sorted()
         guard !scored.isEmpty else { return }
         let median = scored[scored.count / 2]
+        for slot in mean.indices where epochs[slot] >= Self.minimumEpochs {
+            inflation[slot] = min(max(mean[slot] / max(median, 1e-3), 1), Self.maximumInflation)
+        }
         for slot in mean.indices where epochs[slot] >= Self.minimumEpochs {
             if excluded[slot] {
                 if mean[slot] < Self.recovery { excluded[slot] = false }

@@ -13,6 +13,7 @@ struct BeaconTable: Sendable {
 
     init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?) {
         var levels = Set<Int>()
+        var perLevel: [Int: Int] = [:]
         for floor in plan.floors {
             floors[floor.level] = floor
             for beacon in floor.beacons {
@@ -22,10 +23,23 @@ struct BeaconTable: Sendable {
                 index[beacon.identity] = entries.count
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
+                perLevel[resolved.level, default: 0] += 1
             }
         }
         isMultiFloor = levels.count > 1
+        beaconsPerLevel = perLevel
+        isCalibrated = !calibration.isEmpty
     }
+
+    /// Each beacon's level, in table order.
+    var levels: [Int] { entries.map(\.beacon.level) }
+
+    /// How many beacons the plan places on `level`.
+    func count(onLevel level: Int) -> Int { beaconsPerLevel[level] ?? 0 }
+
+    private let beaconsPerLevel: [Int: Int]
+    /// Whether calibrated path-loss models were given (rather than the plan's values alone).
+    let isCalibrated: Bool
 
     /// The index of a beacon, or nil when it is not in the plan. O(1).
     func slot(of identity: BeaconIdentity) -> Int? { index[identity] }

@@ -17,8 +17,11 @@ struct DeviceTrack: Sendable {
     private(set) var epochStart: Double?
     private var hasClosedEpoch = false
     private var pending: [Pending] = []
-    private var tracker: KalmanTracker?
-    private var retiredHistory: [TrackStep] = []
+    private var tracker: TrackerBank?
+    /// The recorded histories of earlier tracks of this device, with their members' evidence.
+    private var retiredHistories: [(histories: [[AugmentedStep]], evidence: [Double])] = []
+    /// The device offset of the last track (dB, dB²), handed to the next one after a restart.
+    private var lastOffset: (value: Double, variance: Double)?
     private var floorEstimator: FloorEstimator
     private var level: Int?
     // Reused per epoch so that steady state allocates little.
@@ -28,14 +31,21 @@ struct DeviceTrack: Sendable {
     private var observations: [BeaconObservation] = []
     private var measurements: [RSSIMeasurement] = []
     private var fix = Fix()
+    /// How well each beacon's readings fit this device's track: its samples' variance is
+    /// inflated by ``BeaconConsistency/inflation`` (robust weighting of beacons whose residuals
+    /// stay large). Per device, so that devices stay independent of each other.
+    private var fit: BeaconConsistency
+    private var zones = ZoneHysteresis()
 
-    init(device: String?, beaconCount: Int, floor: FloorEstimator.Configuration) throws(PositioningError) {
+    init(device: String?, levels: [Int], floor: FloorEstimator.Configuration) throws(PositioningError) {
+        let beaconCount = levels.count
         self.device = device
         do {
             floorEstimator = try FloorEstimator(configuration: floor)
         } catch {
             throw .invalidConfiguration(String(describing: error))
         }
+        fit = BeaconConsistency(levels: levels)
         sums = Array(repeating: 0, count: beaconCount)
         counts = Array(repeating: 0, count: beaconCount)
     }
@@ -71,8 +81,21 @@ struct DeviceTrack: Sendable {
         }
     }
 
-    /// The tracker's recorded steps (RTS input), oldest first.
-    var history: [TrackStep] { retiredHistory + (tracker?.history ?? []) }
+    /// The smoothed estimates of every track of this device (RTS over each recorded history),
+    /// oldest first; empty when nothing was recorded.
+    func smoothedEstimates() -> [TrackEstimate] {
+        var all = retiredHistories
+        if let tracker { all.append((tracker.histories, tracker.totalLogEvidence)) }
+        return all.flatMap { entry -> [TrackEstimate] in
+            (try? TrackerBank.smooth(entry.histories, totalLogEvidence: entry.evidence)) ?? []
+        }
+    }
+
+    /// The device offset the engine currently assumes, dB: the tracker's estimate, or the
+    /// configured starting value before a track exists.
+    func deviceOffset(context: EpochContext) -> Double {
+        tracker?.deviceOffset ?? lastOffset?.value ?? context.deviceOffset.initial
+    }
 
     // MARK: Closing an epoch
 
@@ -101,12 +124,14 @@ struct DeviceTrack: Sendable {
         let level = chooseLevel(at: end, samples: samples, table: table)
         guard let floor = table.floors[level] else { return }
 
+        // The fix sees the readings with the device offset taken out.
+        let offset = deviceOffset(context: context)
         observations.removeAll(keepingCapacity: true)
         for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
             let entry = table[slot]
             observations.append(BeaconObservation(
                 identity: entry.beacon.identity, position: entry.beacon.position, level: level,
-                model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]), count: counts[slot]))
+                model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
         }
         let solved = context.solve(observations, level: level, into: &fix)
         let configuration = context.configuration
@@ -115,7 +140,7 @@ struct DeviceTrack: Sendable {
         guard solved else { return }
         if configuration.tracking == .none {
             // A snapshot fix stands for the middle of the window its samples came from.
-            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor))
+            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor, offset: offset))
             return
         }
 
@@ -124,16 +149,20 @@ struct DeviceTrack: Sendable {
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else {
-                    reports.append(report(time: end, fix: fix, floor: floor))
+                    reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
                     return
                 }
                 var trackerConfiguration = configuration.tracker
                 trackerConfiguration.receiverHeight = context.receiverHeight
                 trackerConfiguration.outline = context.outline(of: floor)
                 trackerConfiguration.recordsHistory = configuration.recordsHistory
-                tracker = try KalmanTracker(first: measured, configuration: trackerConfiguration,
-                                            floorElevation: floor.elevation)
+                tracker = try TrackerBank(first: measured, configuration: trackerConfiguration,
+                                          offset: context.deviceOffset,
+                                          shadowing: context.shadowingModels(onLevel: level),
+                                          floorElevation: floor.elevation, offsetEstimate: lastOffset)
             } else if var current = tracker {
+                // Mutated away from `tracker` so that its storage stays uniquely referenced.
+                tracker = nil
                 if current.level != level {
                     try current.changeLevel(to: level, elevation: floor.elevation,
                                             outline: context.outline(of: floor), at: start)
@@ -143,41 +172,56 @@ struct DeviceTrack: Sendable {
                     && !context.isSetApart(s.slot) {
                     let identity = table[s.slot].beacon.identity
                     if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
+                    var model = table[s.slot].model
+                    model.sigma *= fit.inflation[s.slot].squareRoot()
                     measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
-                                                        model: table[s.slot].model, rssi: s.rssi))
+                                                        model: model, rssi: s.rssi, beaconKey: s.slot))
                 }
-                try current.update(measurements, at: end)
-                if fix.status.isDetermined {
-                    try current.verify(against: measured)
+                do {
+                    try current.update(measurements, at: end)
+                    if fix.status.isDetermined {
+                        try current.verify(against: measured)
+                    }
+                } catch {
+                    tracker = current
+                    throw error
                 }
                 tracker = current
             }
         } catch {
             // The tracker refused its input (it is left unchanged by a throw); restart it at the
-            // next determined fix rather than stop reporting.
-            retiredHistory += tracker?.history ?? []
+            // next determined fix rather than stop reporting, keeping the device offset.
+            if let tracker, configuration.recordsHistory {
+                retiredHistories.append((tracker.histories, tracker.totalLogEvidence))
+            }
+            if let tracker, tracker.estimatesOffset {
+                lastOffset = (tracker.deviceOffset, tracker.deviceOffsetVariance)
+            }
             tracker = nil
             context.statistics.trackRestarts += 1
             if fix.status.isDetermined {
-                reports.append(report(time: end, fix: fix, floor: floor))
+                reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
             }
             return
         }
         guard let current = tracker else { return }
         let estimate = current.estimate
-        scoreBeacons(level: level, estimate: estimate, noiseScale: current.noiseScale, context: &context)
+        scoreBeacons(level: level, estimate: estimate, noiseScale: current.noiseScale,
+                     offset: current.deviceOffset, context: &context)
         let position = Point3D(x: estimate.position.x, y: estimate.position.y,
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
             timestamp: end, device: device, position: position, level: level,
             covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-            zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
-            beaconCount: observations.count))
+            zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
+            source: .tracked,
+            beaconCount: observations.count, deviceOffset: current.deviceOffset))
     }
 
     /// Scores every beacon heard this epoch on `level` against the tracked position (see
     /// ``BeaconConsistency``), then lets the watch re-decide.
-    private func scoreBeacons(level: Int, estimate: TrackEstimate, noiseScale: Double, context: inout EpochContext) {
+    private mutating func scoreBeacons(level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
+                              context: inout EpochContext) {
         let table = context.beacons
         let receiverZ = (table.floors[level]?.elevation ?? 0) + context.receiverHeight
         for slot in touched where table[slot].beacon.level == level {
@@ -186,7 +230,7 @@ struct DeviceTrack: Sendable {
             let dy = estimate.position.y - entry.beacon.position.y
             let dz = receiverZ - entry.beacon.position.z
             let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
-            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot())
+            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot()) + offset
             // g = ∂h/∂(x, y) = −k (x − b)/d², k = 10 n / ln 10.
             let gx = -entry.model.logSlope * dx / d2, gy = -entry.model.logSlope * dy / d2
             let positionVariance = gx * gx * estimate.covarianceXX + 2 * gx * gy * estimate.covarianceXY
@@ -195,8 +239,10 @@ struct DeviceTrack: Sendable {
             let variance = noiseScale * entry.model.sigma * entry.model.sigma / m + positionVariance
             let r = sums[slot] / m - h
             context.consistency.record(slot: slot, normalizedSquaredResidual: r * r / variance)
+            fit.record(slot: slot, normalizedSquaredResidual: r * r / variance)
         }
         context.consistency.decide()
+        fit.decide()
     }
 
     /// The floor of this epoch: the only one, or the floor rule's choice from each level's
@@ -212,11 +258,13 @@ struct DeviceTrack: Sendable {
         return chosen
     }
 
-    private func report(time: Double, fix: Fix, floor: Floor) -> PositionReport {
+    private mutating func report(time: Double, fix: Fix, floor: Floor, offset: Double) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            covariance: fix.covariance, zone: floor.zone(containing: fix.position.planar)?.id,
-            source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count)
+            covariance: fix.covariance,
+            zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
+            source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
+            deviceOffset: offset)
     }
 }
 
@@ -246,7 +294,7 @@ extension DeviceTrack {
                let level = tracker.level ?? self.level, let floor = context.beacons.floors[level] {
                 // At the cap the track coasts no further: one capped prediction is reported (the
                 // one whose epoch reached it, perhaps in an earlier call), then none.
-                let cap = tracker.configuration.maximumPositionVariance * (1 - 1e-9)
+                let cap = tracker.maximumPositionVariance * (1 - 1e-9)
                 func capped(_ e: TrackEstimate) -> Bool { e.covarianceXX >= cap || e.covarianceYY >= cap }
                 if let previous = try? tracker.estimate(at: start), capped(previous) {
                     predicting = false
@@ -256,7 +304,9 @@ extension DeviceTrack {
                         position: Point3D(x: estimate.position.x, y: estimate.position.y,
                                           z: floor.elevation + context.receiverHeight),
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                        zone: floor.zone(containing: estimate.position)?.id, source: .predicted, beaconCount: 0))
+                        zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy,
+                                           floor: floor),
+                        source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset))
                     predicting = !capped(estimate)
                 }
             }

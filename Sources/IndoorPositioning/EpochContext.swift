@@ -4,6 +4,9 @@ struct EpochContext: Sendable {
     let configuration: PositioningEngine.Configuration
     let beacons: BeaconTable
     let receiverHeight: Double
+    /// The device-offset model every track starts from: the configuration's, or the default
+    /// for a calibrated or an uncalibrated plan.
+    let deviceOffset: DeviceOffsetModel
     private var solvers: [Int: TrilaterationSolver] = [:]
     var statistics = PositioningEngine.Statistics()
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
@@ -13,7 +16,10 @@ struct EpochContext: Sendable {
         self.configuration = configuration
         self.beacons = beacons
         self.receiverHeight = receiverHeight
-        consistency = BeaconConsistency(levels: beacons.entries.map(\.beacon.level))
+        deviceOffset = configuration.deviceOffset
+            ?? DeviceOffsetModel(priorSigma: beacons.isCalibrated ? PositioningEngine.Configuration.calibratedOffsetSigma
+                                                                  : PositioningEngine.Configuration.uncalibratedOffsetSigma)
+        consistency = BeaconConsistency(levels: beacons.levels)
         var elevations: [Int: Double] = [:]
         for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
         for (level, floor) in beacons.floors {
@@ -30,6 +36,16 @@ struct EpochContext: Sendable {
 
     private static func outline(of floor: Floor, _ configuration: PositioningEngine.Configuration) -> Polygon? {
         configuration.constrainToOutline ? floor.outline : nil
+    }
+
+    /// The shadowing models of the tracker bank on `level`: the configured one (with at most as
+    /// many bias states as the floor has beacons) beside independent samples, or only the
+    /// latter when the configuration turns shadowing off.
+    func shadowingModels(onLevel level: Int) -> [ShadowingModel] {
+        var correlated = configuration.shadowing
+        guard correlated.correlatedShare > 0, correlated.maximumStates > 0 else { return [.independent] }
+        correlated.maximumStates = min(correlated.maximumStates, beacons.count(onLevel: level))
+        return [.independent, correlated]
     }
 
     /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).

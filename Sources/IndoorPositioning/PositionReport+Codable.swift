@@ -5,7 +5,7 @@
 extension PositionReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case timestamp, device, position, level, accuracy, covariance, ellipse, velocity, speed, zone, source
-        case beaconCount
+        case beaconCount, deviceOffset
     }
 
     public init(from decoder: any Decoder) throws {
@@ -25,7 +25,8 @@ extension PositionReport: Codable {
                   velocity: try c.decodeIfPresent(Point2D.self, forKey: .velocity),
                   zone: try c.decodeIfPresent(String.self, forKey: .zone),
                   source: try c.decode(Source.self, forKey: .source),
-                  beaconCount: try c.decode(Int.self, forKey: .beaconCount))
+                  beaconCount: try c.decode(Int.self, forKey: .beaconCount),
+                  deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -42,6 +43,7 @@ extension PositionReport: Codable {
         try c.encodeIfPresent(zone, forKey: .zone)
         try c.encode(source, forKey: .source)
         try c.encode(beaconCount, forKey: .beaconCount)
+        try c.encodeIfPresent(deviceOffset, forKey: .deviceOffset)
     }
 }
 

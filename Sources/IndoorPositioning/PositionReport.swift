@@ -44,11 +44,15 @@ public struct PositionReport: Sendable, Hashable {
     public var source: Source
     /// Beacons whose samples contributed in this epoch (0 for a prediction).
     public var beaconCount: Int
+    /// The device offset Δ in force for this report, dB: how much higher this device reads every
+    /// beacon than the path-loss models say (estimated by the tracker, see
+    /// ``PositioningEngine/Configuration/deviceOffset``). Nil where no offset applies.
+    public var deviceOffset: Double?
 
     /// A report with its full horizontal covariance (m²) and, when tracked, its velocity (m/s).
     public init(timestamp: Double, device: String?, position: Point3D, level: Int,
                 covariance: PositionCovariance, velocity: Point2D? = nil,
-                zone: String?, source: Source, beaconCount: Int) {
+                zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil) {
         self.timestamp = timestamp
         self.device = device
         self.position = position
@@ -58,15 +62,16 @@ public struct PositionReport: Sendable, Hashable {
         self.zone = zone
         self.source = source
         self.beaconCount = beaconCount
+        self.deviceOffset = deviceOffset
     }
 
     /// A report known only by its 1-sigma radius `accuracy` (metres): the covariance is taken
     /// isotropic, var x = var y = accuracy²/2, xy = 0.
     public init(timestamp: Double, device: String?, position: Point3D, level: Int, accuracy: Double,
-                zone: String?, source: Source, beaconCount: Int) {
+                zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil) {
         self.init(timestamp: timestamp, device: device, position: position, level: level,
                   covariance: Self.isotropic(accuracy: accuracy), zone: zone, source: source,
-                  beaconCount: beaconCount)
+                  beaconCount: beaconCount, deviceOffset: deviceOffset)
     }
 
     /// 1-sigma horizontal error radius, metres: √(var x + var y) = √trace(``covariance``).

@@ -42,6 +42,24 @@ extension PositioningEngine {
         /// it back when it agrees again. Default true. See
         /// ``PositioningEngine/inconsistentBeacons``.
         public var excludesInconsistentBeacons: Bool
+        /// How the receiving device's RSSI offset is handled (see ``DeviceOffsetModel``): nil
+        /// (the default) estimates it per device, starting from 0 dB with a standard deviation of
+        /// ``calibratedOffsetSigma`` when calibrated path-loss models were given to the engine and
+        /// ``uncalibratedOffsetSigma`` otherwise. ``DeviceOffsetModel/fixed(_:)`` sets a known
+        /// offset and turns the estimate off.
+        public var deviceOffset: DeviceOffsetModel?
+        /// Time-correlated shadowing: each beacon's bias state (see ``ShadowingModel``);
+        /// ``ShadowingModel/independent`` treats every sample's error as independent.
+        public var shadowing: ShadowingModel
+
+        /// Prior standard deviation of the device offset when the engine was given calibrated
+        /// path-loss models, dB: 3 (calibrations are usually made with the phones that use them,
+        /// yet phones of one model still differ by a few dB).
+        public static let calibratedOffsetSigma = 3.0
+        /// Prior standard deviation of the device offset on an uncalibrated plan, dB: 10 (phone
+        /// models differ by up to about ±10 dB, and generic measured-power values are often off by
+        /// as much).
+        public static let uncalibratedOffsetSigma = 10.0
 
         /// Settings with the documented defaults.
         public init(epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
@@ -49,7 +67,8 @@ extension PositioningEngine {
                     solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
                     floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
                     sampleSigma: Double? = nil, constrainToOutline: Bool = true,
-                    recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true) {
+                    recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true,
+                    deviceOffset: DeviceOffsetModel? = nil, shadowing: ShadowingModel = ShadowingModel()) {
             self.epoch = epoch
             self.reorderDelay = reorderDelay
             self.tracking = tracking
@@ -60,6 +79,8 @@ extension PositioningEngine {
             self.constrainToOutline = constrainToOutline
             self.recordsHistory = recordsHistory
             self.excludesInconsistentBeacons = excludesInconsistentBeacons
+            self.deviceOffset = deviceOffset
+            self.shadowing = shadowing
         }
 
         /// Throws ``PositioningError/invalidConfiguration(_:)`` naming the first bad value.
@@ -75,6 +96,8 @@ extension PositioningEngine {
             }
             do {
                 try tracker.validate()
+                try deviceOffset?.validate()
+                try shadowing.validate()
                 try solver.validate()
                 _ = try FloorEstimator(configuration: floor)
             } catch {

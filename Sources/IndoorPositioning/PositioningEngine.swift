@@ -85,7 +85,7 @@ public struct PositioningEngine: Sendable {
             track = existing
         } else {
             // The configuration was validated in init, so this cannot fail; stay total anyway.
-            guard let created = try? DeviceTrack(device: sample.device, beaconCount: context.beacons.count,
+            guard let created = try? DeviceTrack(device: sample.device, levels: context.beacons.levels,
                                                  floor: context.configuration.floor) else { return .late }
             track = created
         }
@@ -134,8 +134,8 @@ public struct PositioningEngine: Sendable {
         guard configuration.recordsHistory else { throw .historyNotRecorded }
         var smoothedByDevice: [String?: [Double: TrackEstimate]] = [:]
         for (device, track) in devices {
-            let steps = track.history
-            guard !steps.isEmpty, let estimates = try? RTSSmoother().smooth(steps) else { continue }
+            let estimates = track.smoothedEstimates()
+            guard !estimates.isEmpty else { continue }
             var byTime: [Double: TrackEstimate] = [:]
             for estimate in estimates { byTime[estimate.time] = estimate }
             smoothedByDevice[device] = byTime

@@ -18,16 +18,20 @@ public final class FixWriter {
     private let output: OutputFile
     private let format: FixFormat
     private let includeDevice: Bool
+    private let includeDeviceOffset: Bool
     private var written = 0
 
-    /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices).
-    public init(output: OutputFile, format: FixFormat, includeDevice: Bool) {
+    /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices),
+    /// `includeDeviceOffset` a last `device_offset` column (dB, empty where none applies).
+    public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false) {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
+        self.includeDeviceOffset = includeDeviceOffset
         switch format {
         case .csv:
-            output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons\n")
+            output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons"
+                         + (includeDeviceOffset ? ",device_offset" : "") + "\n")
         case .jsonl:
             break
         case .geojson:
@@ -49,6 +53,7 @@ public final class FixWriter {
             fields.append(Self.csvField(report.zone ?? ""))
             fields.append(report.source.rawValue)
             fields.append(String(report.beaconCount))
+            if includeDeviceOffset { fields.append(report.deviceOffset.map { Self.number($0, digits: 2) } ?? "") }
             output.write(fields.joined(separator: ",") + "\n")
         case .jsonl:
             output.write(properties(report) + "\n")
@@ -76,6 +81,9 @@ public final class FixWriter {
         parts.append("\"zone\":" + (report.zone.map(Self.jsonString) ?? "null"))
         parts.append("\"source\":\"\(report.source.rawValue)\"")
         parts.append("\"beacons\":\(report.beaconCount)")
+        if includeDeviceOffset {
+            parts.append("\"device_offset\":" + (report.deviceOffset.map { Self.number($0, digits: 2) } ?? "null"))
+        }
         return "{" + parts.joined(separator: ",") + "}"
     }
 

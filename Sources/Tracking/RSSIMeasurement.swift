@@ -14,13 +14,19 @@ public struct RSSIMeasurement: Sendable, Hashable, Codable {
     public var model: PathLossModel
     /// Received signal strength, dBm (negative).
     public var rssi: Double
+    /// Any stable number that names the beacon (for example its index in the plan), or nil.
+    /// The ``AugmentedTracker`` gives the samples of one key one shadowing-bias state; samples
+    /// without a key are treated as independent. The ``KalmanTracker`` ignores it.
+    public var beaconKey: Int?
 
-    /// A sample from its parts: time in seconds, beacon position in metres, RSSI in dBm.
-    public init(time: Double, beaconPosition: Point3D, model: PathLossModel, rssi: Double) {
+    /// A sample from its parts: time in seconds, beacon position in metres, RSSI in dBm, and
+    /// optionally a key naming the beacon (see ``beaconKey``).
+    public init(time: Double, beaconPosition: Point3D, model: PathLossModel, rssi: Double, beaconKey: Int? = nil) {
         self.time = time
         self.beaconPosition = beaconPosition
         self.model = model
         self.rssi = rssi
+        self.beaconKey = beaconKey
     }
 
     /// Throws unless the sample is finite, the RSSI negative and the model usable.

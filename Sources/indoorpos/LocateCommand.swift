@@ -56,6 +56,21 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "No progress on standard error.")
     var quiet = false
 
+    @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
+    var deviceOffset: Double?
+
+    @Option(name: .long, help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
+    var deviceOffsetSigma: Double?
+
+    @Option(name: .long, help: "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).")
+    var shadowingShare: Double?
+
+    @Option(name: .long, help: "Correlation time of the shadowing in seconds (default 5).")
+    var shadowingTime: Double?
+
+    @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
+    var reportDeviceOffset = false
+
     func validate() throws {
         guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
             throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
@@ -67,6 +82,29 @@ struct LocateCommand: ParsableCommand {
         if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
             throw ValidationError("--sample-sigma must be in (0, 30] dB, got \(sampleSigma)")
         }
+        if deviceOffset != nil && deviceOffsetSigma != nil {
+            throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
+        }
+        do {
+            try offsetModel?.validate()
+            try shadowingModel.validate()
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// The device-offset setting the options ask for (nil: the engine's default).
+    var offsetModel: DeviceOffsetModel? {
+        if let deviceOffset { return .fixed(deviceOffset) }
+        return deviceOffsetSigma.map { DeviceOffsetModel(priorSigma: $0) }
+    }
+
+    /// The shadowing model the options ask for.
+    var shadowingModel: ShadowingModel {
+        var model = ShadowingModel()
+        if let shadowingShare { model.correlatedShare = shadowingShare }
+        if let shadowingTime { model.correlationTime = shadowingTime }
+        return model
     }
 
     func run() throws {
@@ -85,12 +123,15 @@ struct LocateCommand: ParsableCommand {
                 epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
             if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
+            configuration.deviceOffset = offsetModel
+            configuration.shadowing = shadowingModel
             let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
             configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
 
             let writer = FixWriter(output: try OutputFile(path: output),
-                                   format: format, includeDevice: order.hasDevices)
+                                   format: format, includeDevice: order.hasDevices,
+                                   includeDeviceOffset: reportDeviceOffset)
             let progress = Progress(enabled: !quiet, total: order.rows)
             var held: [PositionReport] = []
             func emit(_ reports: [PositionReport]) {

@@ -27,6 +27,14 @@ public struct WalkSimulator: Sendable {
         public var pauseRange = 2.0...6.0
         /// Beacon positions in the plane; nil: the default 8 around the room, 1 m from the walls.
         public var beaconLayout: [Point2D]?
+        /// The phone's RSSI offset against `model`, dB: every sample reads this much higher.
+        public var deviceOffset = 0.0
+        /// Share of σ² that is time-correlated shadowing (AR(1) per beacon); 0: independent.
+        public var shadowingShare = 0.0
+        /// Correlation time of that shadowing, seconds.
+        public var shadowingTime = 3.0
+        /// The exponent the signals really follow (nil: `model`'s): a plan with a wrong exponent.
+        public var trueExponent: Double?
 
         public init() {}
     }
@@ -95,12 +103,26 @@ public struct WalkSimulator: Sendable {
         // Samples per beacon at jittered times.
         var samples: [Sample] = []
         let interval = 1 / c.sampleRate
+        var signal = c.model
+        if let trueExponent = c.trueExponent { signal.exponent = trueExponent }
+        signal.measuredPower += c.deviceOffset
+        let share = c.shadowingShare
         for (index, beacon) in beacons.enumerated() {
             var ts = Double.random(in: 0..<interval, using: &rng)
+            // AR(1) shadowing of this beacon, started from its stationary distribution.
+            let biasSigma = (share * c.model.sigma * c.model.sigma).squareRoot()
+            var bias = share > 0 ? rng.gaussian(sigma: biasSigma) : 0
+            var biasTime = ts
+            let whiteSigma = ((1 - share) * c.model.sigma * c.model.sigma).squareRoot()
             while ts < c.duration {
                 let p = Self.position(at: ts, legs: legs)
                 let d = Point3D(p, z: c.receiverHeight).distance(to: beacon)
-                let rssi = c.model.expectedRSSI(atDistance: d) + rng.gaussian(sigma: c.model.sigma)
+                if share > 0 {
+                    let rho = Foundation.exp(-(ts - biasTime) / c.shadowingTime)
+                    bias = rho * bias + rng.gaussian(sigma: biasSigma * (1 - rho * rho).squareRoot())
+                    biasTime = ts
+                }
+                let rssi = signal.expectedRSSI(atDistance: d) + bias + rng.gaussian(sigma: whiteSigma)
                 samples.append(Sample(time: ts, beacon: index, rssi: rssi))
                 ts += interval * Double.random(in: 0.7...1.3, using: &rng)
             }

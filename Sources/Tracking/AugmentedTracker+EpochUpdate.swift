@@ -1,0 +1,308 @@
+import Foundation
+
+extension AugmentedTracker {
+    /// Fuses all RSSI samples of an epoch and leaves the state at `time` (the epoch's end,
+    /// seconds), each sample at its own timestamp.
+    ///
+    /// The state is predicted to `time` (prior s⁻, P⁻; beacons heard for the first time, or
+    /// again after giving their slot up, get a fresh bias state). A sample taken τ = time − tᵢ
+    /// earlier sees the position (x − τ vx, y − τ vy) and the bias e^{τ/τ_b}-correlated with
+    /// its value at `time`, so with g = ∂h/∂(x, y) and ρ = e^{−τ/τ_b}
+    ///
+    ///     hᵢ(s) = P₀ − 10 n log₁₀ dᵢ + Δ + ρ bⱼ
+    ///     Hᵢ    = (gₓ, g_y, −τ gₓ, −τ g_y, 1, ρ at bⱼ)
+    ///     Rᵢ    = λ(1 − s)σ² + λ s σ² (1 − ρ²) + |g|² q τ³/3
+    ///
+    /// (a beacon without a slot: no bⱼ term and Rᵢ = λσ² + |g|² q τ³/3; Δ's entry is 0 when the
+    /// offset is fixed). Each Gauss–Newton step solves, with the Cholesky factor of the n × n
+    /// information matrix,
+    ///
+    ///     (P⁻⁻¹ + Σ Hᵢᵀ Hᵢ / Rᵢ) δ = P⁻⁻¹ (s⁻ − sₖ) + Σ Hᵢᵀ (zᵢ − hᵢ(sₖ)) / Rᵢ,   sₖ₊₁ = sₖ + δ
+    ///
+    /// until the position step is below 1 mm (at most ``TrackerConfiguration/rssiIterations``
+    /// + 4 steps); the posterior covariance is the inverse of the information matrix at the
+    /// solution. Gating (νᵢ²/Sᵢ against the 1-degree-of-freedom gate, Sᵢ = Hᵢ P⁻ Hᵢᵀ + Rᵢ), the
+    /// learned noise scale λ and the lost-track reset work as in ``KalmanTracker``.
+    ///
+    /// - Parameter samples: the epoch's samples, times ≤ `time` and not before the state's time;
+    ///   ``RSSIMeasurement/beaconKey`` names the beacon for its bias state.
+    /// - Returns: `.accepted` with the mean ν²/S of the fused samples, `.gated` when every sample
+    ///   failed the gate (the state is then only predicted), `.reset` after a lost-track reset.
+    /// - Throws: `nonFiniteInput`, `implausibleRSSI`, `invalidPathLossModel`,
+    ///   `timestampBeforeState`, `covarianceNotPositiveDefinite`. On a throw the tracker is
+    ///   unchanged.
+    @discardableResult
+    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+        guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
+        for s in samples {
+            try s.validate()
+            guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
+            guard s.time <= time else { throw .timestampBeforeState(time: time, stateTime: s.time) }
+        }
+        return try fuse(samples, at: time)
+    }
+
+    /// Fuses an epoch's samples given as an array; see ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)``.
+    @discardableResult
+    public mutating func update(_ samples: [RSSIMeasurement], at time: Double) throws(TrackingError) -> UpdateOutcome {
+        try update(samples[...], at: time)
+    }
+
+    private mutating func fuse(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+        let dt = time - self.time
+        let share = shadowing.correlatedShare
+        let lambda = monitor.noiseScale
+
+        // Bias slots for this epoch's beacons (on a copy: committed only on success).
+        scratch.slots.assign(slots)
+        for j in scratch.renew.indices { scratch.renew[j] = false }
+        scratch.sampleSlot.removeAll(keepingCapacity: true)
+        for s in samples {
+            var slot = -1
+            if let key = s.beaconKey, scratch.slots.count > 0,
+               let j = scratch.slots.slot(for: key, at: s.time, variance: share * s.model.sigma * s.model.sigma,
+                                          notSince: self.time, renew: &scratch.renew) {
+                slot = Self.biasIndex + j
+            }
+            scratch.sampleSlot.append(slot)
+        }
+
+        // Prior.
+        let transition = self.transition
+        let limits = self.limits
+        scratch.xPrior.assign(state)
+        scratch.pPrior.assign(covariance)
+        var startsSegment = transition.propagate(&scratch.xPrior, &scratch.pPrior, dt: dt, renew: scratch.renew,
+                                                 slots: scratch.slots, noiseScale: lambda)
+        limits.constrain(&scratch.xPrior)
+
+        // Gate every sample against the prior.
+        var monitor = self.monitor
+        let measurement = SampleModel(time: time, receiverZ: floorElevation + configuration.receiverHeight,
+                                      density: configuration.accelerationDensity, share: share,
+                                      correlationTime: shadowing.correlationTime,
+                                      estimatesOffset: offsetModel.isEstimated)
+        scratch.accepted.removeAll(keepingCapacity: true)
+        var nisSum = 0.0, used = 0, rejected = 0
+        // The epoch's log-evidence log p(z | earlier samples): gated samples count as if they
+        // sat on the gate (a robust, model-independent treatment of outliers).
+        var logEvidence = 0.0
+        for (k, s) in samples.enumerated() {
+            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k], noiseScale: lambda)
+            let innovationVariance = row.quadratic(scratch.pPrior) + row.r
+            let nu = s.rssi - row.h
+            let nis = nu * nu / innovationVariance
+            let passes = nis <= rssiGate
+            scratch.accepted.append(passes)
+            if passes {
+                monitor.learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - row.scaledR,
+                                        sigma2: row.scaledR / lambda, maximum: configuration.maximumNoiseScale)
+                nisSum += nis
+                used += 1
+            } else {
+                rejected += 1
+                logEvidence -= 0.5 * (rssiGate + Foundation.log(2 * Double.pi * innovationVariance))
+            }
+            monitor.record(nis: nis)
+        }
+        var outcome = UpdateOutcome.accepted(mahalanobisSquared: used > 0 ? nisSum / Double(used) : 0)
+        let inconsistent = monitor.isInconsistent(level: configuration.lostInnovationLevel)
+        if used == 0 || inconsistent {
+            monitor.rejections += rejected
+            if monitor.rejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
+                // Nothing to fuse: the state is only predicted.
+                commit(prior: true, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
+                       logEvidence: logEvidence)
+                return .gated(mahalanobisSquared: 0, consecutive: monitor.rejections)
+            }
+            // Lost: widen the position uncertainty, forget the velocity, then fuse every sample.
+            let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+            let rv = configuration.resetPositionVariance
+            let kept = (max(scratch.pPrior[0, 0], rv), max(scratch.pPrior[1, 1], rv))
+            scratch.xPrior[2] = 0
+            scratch.xPrior[3] = 0
+            scratch.pPrior.resetKinematics(variances: (kept.0, kept.1, v0, v0))
+            for i in scratch.accepted.indices { scratch.accepted[i] = true }
+            logEvidence = 0
+            monitor.restart()
+            outcome = .reset
+            startsSegment = true
+        } else {
+            monitor.rejections = 0
+        }
+
+        // Gauss–Newton on the MAP cost, information form.
+        scratch.info.assign(scratch.pPrior)
+        guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
+        let logDetPrior = scratch.info.logDeterminantOfFactored
+        scratch.info.invertFactored(into: &scratch.priorInfo, column: &scratch.column)
+        scratch.xPost.assign(scratch.xPrior)
+        let n = state.count
+        for _ in 0..<(configuration.rssiIterations + 4) {
+            scratch.info.assign(scratch.priorInfo)
+            for i in 0..<n {
+                var sum = 0.0
+                for c in 0..<n { sum += scratch.priorInfo[i, c] * (scratch.xPrior[c] - scratch.xPost[c]) }
+                scratch.rhs[i] = sum
+            }
+            for (k, s) in samples.enumerated() where scratch.accepted[k] {
+                let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], noiseScale: lambda)
+                row.accumulate(into: &scratch.info, &scratch.rhs, residual: s.rssi - row.h)
+            }
+            guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
+            scratch.info.solveFactored(&scratch.rhs)
+            for i in 0..<n { scratch.xPost[i] += scratch.rhs[i] }
+            if scratch.rhs[0] * scratch.rhs[0] + scratch.rhs[1] * scratch.rhs[1] < 1e-6 { break }
+        }
+        scratch.info.invertFactored(into: &scratch.pPost, column: &scratch.column)
+        guard scratch.pPost.isFinite, scratch.xPost.allSatisfy(\.isFinite) else { throw .covarianceNotPositiveDefinite }
+        // Laplace (exact for the linearised model): log p(z) = −½ J* − ½ Σ log 2πRᵢ
+        //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the solution.
+        var cost = 0.0
+        for i in 0..<n {
+            var sum = 0.0
+            for c in 0..<n { sum += scratch.priorInfo[i, c] * (scratch.xPost[c] - scratch.xPrior[c]) }
+            cost += (scratch.xPost[i] - scratch.xPrior[i]) * sum
+        }
+        for (k, s) in samples.enumerated() where scratch.accepted[k] {
+            let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], noiseScale: lambda)
+            let residual = s.rssi - row.h
+            cost += residual * residual / row.r
+            logEvidence -= 0.5 * Foundation.log(2 * Double.pi * row.r)
+        }
+        logEvidence -= 0.5 * (cost + logDetPrior + scratch.info.logDeterminantOfFactored)
+        commit(prior: false, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
+               logEvidence: logEvidence)
+        return outcome
+    }
+
+    /// Takes the epoch's result (the prior alone when `prior`), the slots and the monitor, and
+    /// records the step.
+    private mutating func commit(prior: Bool, time: Double, interval: Double, startsSegment: Bool,
+                                 monitor: InnovationMonitor, logEvidence: Double) {
+        lastLogEvidence = logEvidence.isFinite ? logEvidence : -Double.greatestFiniteMagnitude
+        if prior {
+            state.assign(scratch.xPrior)
+            covariance.assign(scratch.pPrior)
+        } else {
+            swap(&state, &scratch.xPost)
+            swap(&covariance, &scratch.pPost)
+            limits.constrain(&state)
+        }
+        slots.assign(scratch.slots)
+        self.monitor = monitor
+        self.time = time
+        if configuration.recordsHistory {
+            recordStep(interval: interval, renew: scratch.renew, predictedState: scratch.xPrior,
+                       predictedCovariance: scratch.pPrior, startsSegment: startsSegment)
+        }
+    }
+}
+
+extension Array where Element == Double {
+    /// Copies `other` (same count) without allocating.
+    mutating func assign(_ other: [Double]) {
+        for i in indices { self[i] = other[i] }
+    }
+}
+
+/// hᵢ, Hᵢ and Rᵢ of the samples of one epoch (see ``AugmentedTracker/update(_:at:)-(ArraySlice<RSSIMeasurement>,_)``).
+struct SampleModel {
+    /// The epoch's end, seconds.
+    let time: Double
+    /// Receiver elevation, metres.
+    let receiverZ: Double
+    /// Acceleration density q, m²/s³.
+    let density: Double
+    /// Correlated share s of σ².
+    let share: Double
+    /// Bias correlation time τ_b, seconds.
+    let correlationTime: Double
+    /// Whether Δ is a state (else its Jacobian entry is 0).
+    let estimatesOffset: Bool
+
+    /// The row of sample `s` at state `x`; `slot` is the state index of its bias (−1: none).
+    @inline(__always)
+    func row(_ s: RSSIMeasurement, _ x: [Double], slot: Int, noiseScale: Double) -> SampleRow {
+        let tau = time - s.time
+        let dx = x[0] - tau * x[2] - s.beaconPosition.x
+        let dy = x[1] - tau * x[3] - s.beaconPosition.y
+        let dz = receiverZ - s.beaconPosition.z
+        let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+        let slope = s.model.logSlope
+        let gx = -slope * dx / d2, gy = -slope * dy / d2
+        let sigma2 = s.model.sigma * s.model.sigma
+        var h = s.model.expectedRSSI(squaredDistance: d2) + x[AugmentedTracker.offsetIndex]
+        var rho = 0.0
+        var scaled = sigma2
+        if slot >= 0 {
+            rho = Foundation.exp(-tau / correlationTime)
+            h += rho * x[slot]
+            scaled = sigma2 * (1 - share * rho * rho)
+        }
+        let motion = (gx * gx + gy * gy) * density * tau * tau * tau / 3
+        return SampleRow(h: h, gx: gx, gy: gy, tau: tau, offset: estimatesOffset ? 1 : 0, slot: slot,
+                         bias: rho, r: noiseScale * scaled + motion, scaledR: noiseScale * scaled)
+    }
+}
+
+/// One sample's expected RSSI h, its sparse Jacobian row H (entries at x, y, vx, vy, Δ and its
+/// bias slot) and its noise variance R.
+struct SampleRow {
+    var h: Double
+    var gx: Double
+    var gy: Double
+    var tau: Double
+    var offset: Double
+    var slot: Int
+    var bias: Double
+    /// R, dB².
+    var r: Double
+    /// The part of R proportional to the noise scale λ.
+    var scaledR: Double
+
+    /// Number of entries (5, or 6 with a bias slot).
+    @inline(__always) var count: Int { slot >= 0 ? 6 : 5 }
+
+    /// Entry `k` as (state index, value).
+    @inline(__always)
+    func entry(_ k: Int) -> (Int, Double) {
+        switch k {
+        case 0: return (0, gx)
+        case 1: return (1, gy)
+        case 2: return (2, -tau * gx)
+        case 3: return (3, -tau * gy)
+        case 4: return (AugmentedTracker.offsetIndex, offset)
+        default: return (slot, bias)
+        }
+    }
+
+    /// H P Hᵀ.
+    @inline(__always)
+    func quadratic(_ p: SquareMatrix) -> Double {
+        var sum = 0.0
+        for a in 0..<count {
+            let (i, u) = entry(a)
+            for b in 0..<count {
+                let (j, v) = entry(b)
+                sum += u * v * p[i, j]
+            }
+        }
+        return sum
+    }
+
+    /// info += Hᵀ H / R and rhs += Hᵀ residual / R.
+    @inline(__always)
+    func accumulate(into info: inout SquareMatrix, _ rhs: inout [Double], residual: Double) {
+        let w = 1 / r
+        for a in 0..<count {
+            let (i, u) = entry(a)
+            rhs[i] += u * residual * w
+            for b in 0..<count {
+                let (j, v) = entry(b)
+                info[i, j] += u * v * w
+            }
+        }
+    }
+}

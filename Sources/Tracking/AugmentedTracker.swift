@@ -1,0 +1,346 @@
+import BeaconModel
+import Foundation
+import Ranging
+
+/// The Kalman tracker the engine runs: the walker's position and velocity together with the
+/// phone's RSSI offset and a shadowing bias per beacon heard, so that the two errors every real
+/// deployment has are estimated instead of believed away.
+///
+/// State (n = 5 + K):
+///
+///     s = (x, y, vx, vy, Δ, b₁ … b_K)
+///
+/// - (x, y, vx, vy): metres and m/s, with the motion model of ``KalmanTracker`` (integrated
+///   Ornstein–Uhlenbeck velocity by default; ``TrackerConfiguration``);
+/// - Δ: the device offset in dB (``DeviceOffsetModel``), a random walk;
+/// - bⱼ: the shadowing bias of the beacon in slot j, dB (``ShadowingModel``), Gauss–Markov with
+///   correlation time τ: bⱼ(t + dt) = e^{−dt/τ} bⱼ(t) + noise of variance sσ²(1 − e^{−2dt/τ}).
+///
+/// A sample of beacon i with slot j, taken at tᵢ, measures
+///
+///     zᵢ = P₀ − 10 n log₁₀ dᵢ(x, y) + Δ + bⱼ(tᵢ) + wᵢ,   wᵢ ~ N(0, λ(1 − s)σ²),
+///
+/// with λ the learned noise scale (as in ``KalmanTracker``). Slots are given to beacons as they
+/// are heard; a slot whose beacon has not been heard for the longest time is handed to a new
+/// beacon when all K are taken. Giving a slot up is marginalisation (its row and column stop
+/// mattering) and taking one is a fresh state N(0, λsσ²): both exact for the model, so K only
+/// bounds the cost, O(n³) per epoch.
+///
+/// The tracker is fed one epoch of samples at a time (``update(_:at:)``): a Gauss–Newton
+/// maximum-a-posteriori step in information form over the whole state, as ``KalmanTracker``'s
+/// epoch update does over four. It records its steps for ``AugmentedSmoother`` when
+/// ``TrackerConfiguration/recordsHistory`` is on.
+///
+/// Storage is allocated when the track starts; predicting and fusing an epoch allocate nothing
+/// (scratch space is kept between epochs), unless history is recorded.
+public struct AugmentedTracker: Sendable {
+    /// The motion and gating settings (shared with ``KalmanTracker``).
+    public private(set) var configuration: TrackerConfiguration
+    /// The device-offset model.
+    public let offsetModel: DeviceOffsetModel
+    /// The shadowing model.
+    public let shadowing: ShadowingModel
+    /// The time of the state, seconds.
+    public internal(set) var time: Double
+    /// The floor level the track is on, if known.
+    public private(set) var level: Int?
+    /// Elevation of the current floor, metres.
+    public private(set) var floorElevation: Double
+    /// The outline the estimate is kept inside, if any.
+    public private(set) var outline: Polygon?
+    /// Every step so far, when ``TrackerConfiguration/recordsHistory`` is on (else empty).
+    public private(set) var history: [AugmentedStep] = []
+    /// The learned scale λ ≥ 1 of every sample's variance σ² (see
+    /// ``TrackerConfiguration/maximumNoiseScale``).
+    public var noiseScale: Double { monitor.noiseScale }
+
+    /// The log-evidence of the last epoch's samples, log p(z | earlier samples) under this
+    /// tracker's model (nats; see ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)``): the weight a
+    /// bank of trackers with different models gives each.
+    public internal(set) var lastLogEvidence = 0.0
+
+    /// The state vector (x, y, vx, vy, Δ, b₁ … b_K).
+    public internal(set) var state: [Double]
+    /// The state covariance.
+    public internal(set) var covariance: SquareMatrix
+    /// The beacon key held by each bias slot (nil: free).
+    public var slotKeys: [Int?] { slots.key.map { $0 < 0 ? nil : $0 } }
+
+    var slots: BiasSlots
+    var fixRejections = 0
+    var monitor = InnovationMonitor()
+    let fixGate: Double
+    let rssiGate: Double
+    /// Scratch space of the epoch update, kept so that an epoch allocates nothing.
+    var scratch: Scratch
+
+    /// Index of Δ in the state.
+    static let offsetIndex = 4
+    /// Index of the first bias slot in the state.
+    static let biasIndex = 5
+    /// Variance given to a free bias slot: any positive value (a free slot is an independent
+    /// state that no sample measures).
+    static let freeSlotVariance = 1.0
+
+    /// Starts a track at a first position fix.
+    ///
+    /// - Parameters:
+    ///   - first: the first fix (seconds, metres, m²); its level, if any, becomes the track's.
+    ///   - configuration: motion and gating (validated).
+    ///   - offset: the device-offset model (validated).
+    ///   - shadowing: the shadowing model (validated).
+    ///   - floorElevation: elevation of the fix's floor, metres.
+    ///   - offsetEstimate: an offset estimate to start from instead of the model's prior (dB and
+    ///     dB²), for example that of an earlier track of the same device.
+    public init(first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
+                offset: DeviceOffsetModel = DeviceOffsetModel(), shadowing: ShadowingModel = ShadowingModel(),
+                floorElevation: Double = 0,
+                offsetEstimate: (value: Double, variance: Double)? = nil) throws(TrackingError) {
+        try configuration.validate()
+        try offset.validate()
+        try shadowing.validate()
+        try first.validate()
+        guard floorElevation.isFinite else { throw .nonFiniteInput(field: "floorElevation") }
+        self.configuration = configuration
+        offsetModel = offset
+        self.shadowing = shadowing
+        fixGate = configuration.fixGate
+        rssiGate = configuration.rssiGate
+        outline = configuration.outline
+        self.floorElevation = floorElevation
+        time = first.time
+        level = first.level
+        let slotCount = shadowing.correlatedShare > 0 ? shadowing.maximumStates : 0
+        let n = Self.biasIndex + slotCount
+        state = Array(repeating: 0, count: n)
+        covariance = SquareMatrix(size: n)
+        slots = BiasSlots(count: slotCount)
+        scratch = Scratch(size: n, slots: slotCount)
+        state[Self.offsetIndex] = offset.initial
+        covariance[Self.offsetIndex, Self.offsetIndex] = offset.priorSigma.map { $0 * $0 } ?? Self.freeSlotVariance
+        if offset.isEstimated, let offsetEstimate, offsetEstimate.value.isFinite,
+           offsetEstimate.variance.isFinite, offsetEstimate.variance > 0 {
+            state[Self.offsetIndex] = offsetEstimate.value
+            covariance[Self.offsetIndex, Self.offsetIndex] = offsetEstimate.variance
+        }
+        for j in 0..<slotCount { covariance[Self.biasIndex + j, Self.biasIndex + j] = Self.freeSlotVariance }
+        start(at: first)
+    }
+
+    // MARK: - Reading the state
+
+    /// The current estimate (time, position, velocity, horizontal covariance, level).
+    public var estimate: TrackEstimate {
+        TrackEstimate(time: time, position: Point2D(x: state[0], y: state[1]),
+                      velocity: Point2D(x: state[2], y: state[3]),
+                      covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
+                      covarianceYY: covariance[1, 1], level: level)
+    }
+
+    /// The estimated device offset Δ, dB (the fixed value when it is not estimated).
+    public var deviceOffset: Double { state[Self.offsetIndex] }
+
+    /// The variance of the device offset, dB² (0 when it is not estimated).
+    public var deviceOffsetVariance: Double {
+        offsetModel.isEstimated ? covariance[Self.offsetIndex, Self.offsetIndex] : 0
+    }
+
+    /// The current shadowing-bias estimate of the beacon with `key`, dB (0 without a slot).
+    public func bias(ofBeacon key: Int) -> Double {
+        guard let j = slots.key.firstIndex(of: key) else { return 0 }
+        return state[Self.biasIndex + j]
+    }
+
+    // MARK: - Predict
+
+    /// Predicts the state to `time` (seconds): s = F s, P = F P Fᵀ + Q (see the type's
+    /// documentation), then keeps the position inside the outline.
+    ///
+    /// - Throws: `nonFiniteInput` for NaN/∞, `timestampBeforeState` for a time before the state.
+    public mutating func predict(to time: Double) throws(TrackingError) {
+        guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
+        guard time > self.time else { return }
+        for j in scratch.renew.indices { scratch.renew[j] = false }
+        let dt = time - self.time
+        let coast = transition.propagate(&state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
+                                         noiseScale: monitor.noiseScale)
+        self.time = time
+        limits.constrain(&state)
+        if configuration.recordsHistory {
+            recordStep(interval: dt, renew: scratch.renew, predictedState: state, predictedCovariance: covariance,
+                       startsSegment: coast)
+        }
+    }
+
+    /// The prediction step with this tracker's models.
+    var transition: AugmentedTransition {
+        AugmentedTransition(
+            motion: MotionModel(density: configuration.accelerationDensity,
+                                correlationTime: configuration.velocityCorrelationTime),
+            offsetDrift: offsetModel.isEstimated ? offsetModel.drift : 0,
+            correlationTime: shadowing.correlationTime,
+            maximumPositionVariance: configuration.maximumPositionVariance,
+            restingVelocityVariance: configuration.initialVelocitySigma * configuration.initialVelocitySigma)
+    }
+
+    /// The speed limit and the outline in force.
+    var limits: MotionLimits {
+        MotionLimits(maximumSpeed: configuration.maximumSpeed, outline: outline, margin: configuration.outlineMargin)
+    }
+
+    // MARK: - Verify against a fix
+
+    /// Checks the track against an independent position fix without fusing it, and re-starts
+    /// the track at the fix when ``TrackerConfiguration/fixRejectionsBeforeReset`` fixes in a row
+    /// fail the 2-degree-of-freedom gate (see ``KalmanTracker/verify(against:)``). The device
+    /// offset survives a restart; the bias slots are freed.
+    ///
+    /// - Throws: `nonFiniteInput`, `invalidCovariance`, `timestampBeforeState`.
+    @discardableResult
+    public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
+        try m.validate()
+        try predict(to: m.time)
+        let nu0 = m.x - state[0], nu1 = m.y - state[1]
+        guard let chol = Cholesky2(covariance[0, 0] + m.covarianceXX, covariance[0, 1] + m.covarianceXY,
+                                   covariance[1, 1] + m.covarianceYY) else { throw .covarianceNotPositiveDefinite }
+        let w = chol.solve(nu0, nu1)
+        let d2 = nu0 * w.0 + nu1 * w.1
+        guard d2 > fixGate else {
+            fixRejections = 0
+            return .accepted(mahalanobisSquared: d2)
+        }
+        fixRejections += 1
+        guard fixRejections >= configuration.fixRejectionsBeforeReset else {
+            return .gated(mahalanobisSquared: d2, consecutive: fixRejections)
+        }
+        start(at: m)
+        return .reset
+    }
+
+    // MARK: - Floors and restarts
+
+    /// Moves the track to another floor at `time` (seconds): position kept, velocity zeroed,
+    /// position variance raised to at least ``TrackerConfiguration/resetPositionVariance``, bias
+    /// slots freed (the new floor's beacons are others), device offset kept.
+    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?,
+                                     at time: Double) throws(TrackingError) {
+        guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
+        try predict(to: time)
+        self.level = level
+        floorElevation = elevation
+        self.outline = outline
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        let rv = configuration.resetPositionVariance
+        let kept = (max(covariance[0, 0], rv), max(covariance[1, 1], rv))
+        state[2] = 0
+        state[3] = 0
+        covariance.resetKinematics(variances: (kept.0, kept.1, v0, v0))
+        freeAllSlots()
+        fixRejections = 0
+        monitor.restart()
+        limits.constrain(&state)
+        markSegmentStart()
+    }
+
+    /// Sets position and covariance from a fix, velocity zero; keeps Δ; frees the bias slots.
+    private mutating func start(at m: PositionMeasurement) {
+        let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
+        time = m.time
+        if m.level != nil { level = m.level }
+        state[0] = m.x
+        state[1] = m.y
+        state[2] = 0
+        state[3] = 0
+        covariance.resetKinematics(variances: (m.covarianceXX, m.covarianceYY, v0, v0))
+        covariance[0, 1] = m.covarianceXY
+        covariance[1, 0] = m.covarianceXY
+        freeAllSlots()
+        fixRejections = 0
+        monitor.restart()
+        limits.constrain(&state)
+        markSegmentStart()
+    }
+
+    /// Gives every bias slot up (marginalises the biases).
+    private mutating func freeAllSlots() {
+        let b0 = Self.biasIndex
+        for j in 0..<slots.count {
+            for c in 0..<covariance.size {
+                covariance[b0 + j, c] = 0
+                covariance[c, b0 + j] = 0
+            }
+            covariance[b0 + j, b0 + j] = Self.freeSlotVariance
+            state[b0 + j] = 0
+        }
+        slots.freeAll()
+    }
+
+    // MARK: - Constraints and history
+
+    /// Appends a step (prior at the current time; the posterior is the current state).
+    mutating func recordStep(interval: Double, renew: [Bool], predictedState: [Double],
+                             predictedCovariance: SquareMatrix, startsSegment: Bool) {
+        let (fpv, fvv) = transition.motion.coefficients(interval)
+        let rho = shadowing.correlation(over: interval)
+        history.append(AugmentedStep(
+            time: time, positionVelocity: fpv, velocity: fvv,
+            biasCorrelation: renew.map { $0 ? 0 : rho },
+            predictedState: predictedState, predictedCovariance: predictedCovariance,
+            state: state, covariance: covariance, startsSegment: startsSegment || history.isEmpty, level: level))
+    }
+
+    /// Marks the current state as the start of a segment in the history.
+    private mutating func markSegmentStart() {
+        guard configuration.recordsHistory else { return }
+        if let last = history.indices.last, history[last].time == time {
+            history[last].startsSegment = true
+            history[last].predictedState = state
+            history[last].predictedCovariance = covariance
+            history[last].state = state
+            history[last].covariance = covariance
+            history[last].level = level
+        } else {
+            history.append(AugmentedStep(
+                time: time, positionVelocity: 0, velocity: 1,
+                biasCorrelation: Array(repeating: 1, count: slots.count),
+                predictedState: state, predictedCovariance: covariance,
+                state: state, covariance: covariance, startsSegment: true, level: level))
+        }
+    }
+}
+
+extension AugmentedTracker {
+    /// Storage the epoch update works in, allocated with the tracker and reused.
+    struct Scratch: Sendable {
+        var xPrior: [Double]
+        var xPost: [Double]
+        var rhs: [Double]
+        var column: [Double]
+        var pPrior: SquareMatrix
+        var priorInfo: SquareMatrix
+        var info: SquareMatrix
+        var pPost: SquareMatrix
+        var slots: BiasSlots
+        var renew: [Bool]
+        /// Each sample's bias state index (−1: none); grows to the largest epoch seen.
+        var sampleSlot: [Int] = []
+        /// Whether each sample passed the gate; grows to the largest epoch seen.
+        var accepted: [Bool] = []
+
+        init(size n: Int, slots count: Int) {
+            xPrior = Array(repeating: 0, count: n)
+            xPost = xPrior
+            rhs = xPrior
+            column = xPrior
+            pPrior = SquareMatrix(size: n)
+            priorInfo = pPrior
+            info = pPrior
+            pPost = pPrior
+            slots = BiasSlots(count: count)
+            renew = Array(repeating: false, count: count)
+            sampleSlot.reserveCapacity(64)
+            accepted.reserveCapacity(64)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import BeaconModel
+
+/// The physical limits a tracker imposes on its estimate: a walker's top speed, and the
+/// building's outline.
+struct MotionLimits: Sendable {
+    /// Largest speed, m/s.
+    var maximumSpeed: Double
+    /// The outline to keep the position inside, if any.
+    var outline: Polygon?
+    /// How far inside the outline a projected position is placed, metres.
+    var margin: Double
+
+    /// `velocity` scaled down to ``maximumSpeed`` when it is faster.
+    func limitSpeed(_ velocity: Point2D) -> Point2D {
+        let v2 = velocity.x * velocity.x + velocity.y * velocity.y
+        guard v2 > maximumSpeed * maximumSpeed else { return velocity }
+        let scale = maximumSpeed / v2.squareRoot()
+        return Point2D(x: velocity.x * scale, y: velocity.y * scale)
+    }
+
+    /// A position outside the outline moved to the nearest boundary point plus ``margin``
+    /// inwards (``OutlineConstraint/project(_:into:margin:)``), and the velocity without its
+    /// outward component; a position inside (or no outline) is returned as it is.
+    func keep(position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
+        guard let outline, !outline.contains(position) else { return (position, velocity) }
+        let projected = OutlineConstraint.project(position, into: outline, margin: margin)
+        let nx = projected.x - position.x, ny = projected.y - position.y
+        let length = (nx * nx + ny * ny).squareRoot()
+        guard length > 0 else { return (projected, velocity) }
+        let ux = nx / length, uy = ny / length
+        let outward = -(velocity.x * ux + velocity.y * uy)
+        guard outward > 0 else { return (projected, velocity) }
+        return (projected, Point2D(x: velocity.x + outward * ux, y: velocity.y + outward * uy))
+    }
+
+    /// Applies the speed limit, then the outline, to a state vector that starts (x, y, vx, vy).
+    func constrain(_ x: inout [Double]) {
+        let (position, velocity) = keep(position: Point2D(x: x[0], y: x[1]),
+                                        velocity: limitSpeed(Point2D(x: x[2], y: x[3])))
+        x[0] = position.x
+        x[1] = position.y
+        x[2] = velocity.x
+        x[3] = velocity.y
+    }
+}

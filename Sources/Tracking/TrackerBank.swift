@@ -1,0 +1,195 @@
+import BeaconModel
+import Foundation
+
+/// Several ``AugmentedTracker``s that differ only in their shadowing model, run side by side on
+/// the same samples and weighed by how well each predicts them: multiple-model adaptive
+/// estimation (Magill, IEEE Trans. Automatic Control 10(4), 1965; the switching form as in
+/// Bar-Shalom, Li & Kirubarajan 2001, §11.6).
+///
+/// Whether consecutive readings of a beacon share their error depends on the site and on how
+/// the phone moves; a filter that assumes correlation where there is none throws information
+/// away, and one that assumes independence where errors persist follows them and is
+/// over-confident. The bank lets the data decide. Member k has weight wₖ; at each epoch
+///
+///     wₖ ← (1 − ε) wₖ + ε / K            (the model may change: ε = ``switchProbability``)
+///     wₖ ← wₖ · p(zₜ | z₁…ₜ₋₁, model k)   (the epoch's evidence, ``AugmentedTracker/lastLogEvidence``)
+///
+/// normalised. The bank's estimate is the mixture: x̄ = Σ wₖ xₖ, P̄ = Σ wₖ (Pₖ + (xₖ − x̄)(xₖ − x̄)ᵀ).
+/// A smoothed batch weighs each member's smoothed track by the evidence of the whole batch.
+public struct TrackerBank: Sendable {
+    /// The members, each with its own shadowing model.
+    public private(set) var members: [AugmentedTracker]
+    /// The members' weights (probabilities, summing to 1).
+    public private(set) var weights: [Double]
+    /// Each member's log-evidence summed over every epoch: the batch weights of ``smooth()``.
+    public private(set) var totalLogEvidence: [Double]
+
+    /// Probability per epoch that the better model changes (keeps every weight above ε/K so
+    /// that the bank can follow a change of site or of how the phone is carried). 0.02.
+    public static let switchProbability = 0.02
+
+    /// A bank started at a first fix: one member per shadowing model (at least one), all with
+    /// the same motion, gating and offset settings; see
+    /// ``AugmentedTracker/init(first:configuration:offset:shadowing:floorElevation:offsetEstimate:)``.
+    public init(first: PositionMeasurement, configuration: TrackerConfiguration, offset: DeviceOffsetModel,
+                shadowing models: [ShadowingModel], floorElevation: Double,
+                offsetEstimate: (value: Double, variance: Double)? = nil) throws(TrackingError) {
+        guard !models.isEmpty else { throw .invalidConfiguration(field: "shadowing models", value: 0) }
+        var members: [AugmentedTracker] = []
+        for model in models {
+            members.append(try AugmentedTracker(first: first, configuration: configuration, offset: offset,
+                                                shadowing: model, floorElevation: floorElevation,
+                                                offsetEstimate: offsetEstimate))
+        }
+        self.members = members
+        weights = Array(repeating: 1 / Double(models.count), count: models.count)
+        totalLogEvidence = Array(repeating: 0, count: models.count)
+    }
+
+    /// The index of the member with the largest weight.
+    public var leader: Int { weights.indices.max { weights[$0] < weights[$1] } ?? 0 }
+
+    /// The time of the state, seconds.
+    public var time: Double { members[0].time }
+    /// The floor level of the track, if known.
+    public var level: Int? { members[0].level }
+    /// The device offset, dB: the members' weighted mean.
+    public var deviceOffset: Double { mixture { $0.deviceOffset } }
+    /// The device offset's variance, dB² (mixture variance).
+    public var deviceOffsetVariance: Double {
+        let mean = deviceOffset
+        return mixture { $0.deviceOffsetVariance + ($0.deviceOffset - mean) * ($0.deviceOffset - mean) }
+    }
+    /// The members' weighted noise scale λ.
+    public var noiseScale: Double { mixture { $0.noiseScale } }
+    /// Whether the offset is estimated.
+    public var estimatesOffset: Bool { members[0].offsetModel.isEstimated }
+
+    /// The mixture estimate: position, velocity and horizontal covariance (with the spread of the
+    /// members' positions added).
+    public var estimate: TrackEstimate {
+        var e = members[0].estimate
+        guard members.count > 1 else { return e }
+        let x = mixture { $0.state[0] }, y = mixture { $0.state[1] }
+        e.position = Point2D(x: x, y: y)
+        e.velocity = Point2D(x: mixture { $0.state[2] }, y: mixture { $0.state[3] })
+        e.covarianceXX = mixture { $0.covariance[0, 0] + ($0.state[0] - x) * ($0.state[0] - x) }
+        e.covarianceXY = mixture { $0.covariance[0, 1] + ($0.state[0] - x) * ($0.state[1] - y) }
+        e.covarianceYY = mixture { $0.covariance[1, 1] + ($0.state[1] - y) * ($0.state[1] - y) }
+        return e
+    }
+
+    private func mixture(_ value: (AugmentedTracker) -> Double) -> Double {
+        var sum = 0.0
+        for k in members.indices { sum += weights[k] * value(members[k]) }
+        return sum
+    }
+
+    /// Fuses an epoch's samples in every member and re-weighs them by their evidence. A member
+    /// whose update fails numerically leaves the bank (the others go on); the error is thrown
+    /// only when it is the last one, or when the input itself is bad (then nothing changed).
+    @discardableResult
+    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+        var outcome = UpdateOutcome.gated(mahalanobisSquared: 0, consecutive: 0)
+        var k = 0
+        while k < members.count {
+            do {
+                let result = try members[k].update(samples, at: time)
+                if k == leader || result == .reset { outcome = result }
+                k += 1
+            } catch {
+                guard members.count > 1, k > 0 || error == .covarianceNotPositiveDefinite else { throw error }
+                remove(k)
+            }
+        }
+        reweigh()
+        return outcome
+    }
+
+    /// ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)`` for an array.
+    @discardableResult
+    public mutating func update(_ samples: [RSSIMeasurement], at time: Double) throws(TrackingError) -> UpdateOutcome {
+        try update(samples[...], at: time)
+    }
+
+    private mutating func reweigh() {
+        let epsilon = members.count > 1 ? Self.switchProbability : 0
+        var logWeights = weights.indices.map { k in
+            Foundation.log((1 - epsilon) * weights[k] + epsilon / Double(members.count)) + members[k].lastLogEvidence
+        }
+        for k in members.indices { totalLogEvidence[k] += members[k].lastLogEvidence }
+        let top = logWeights.max() ?? 0
+        for k in logWeights.indices { logWeights[k] = Foundation.exp(logWeights[k] - top) }
+        let sum = logWeights.reduce(0, +)
+        for k in weights.indices { weights[k] = logWeights[k] / sum }
+    }
+
+    private mutating func remove(_ k: Int) {
+        members.remove(at: k)
+        weights.remove(at: k)
+        totalLogEvidence.remove(at: k)
+        let sum = weights.reduce(0, +)
+        for j in weights.indices { weights[j] = sum > 0 ? weights[j] / sum : 1 / Double(weights.count) }
+    }
+
+    /// Verifies every member against an independent fix (see
+    /// ``AugmentedTracker/verify(against:)``); `.reset` when any member restarted at it.
+    @discardableResult
+    public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
+        var outcome = UpdateOutcome.accepted(mahalanobisSquared: 0)
+        for k in members.indices {
+            let result = try members[k].verify(against: m)
+            if k == leader || result == .reset { outcome = result }
+        }
+        return outcome
+    }
+
+    /// Moves every member to another floor (see ``AugmentedTracker/changeLevel(to:elevation:outline:at:)``).
+    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?, at time: Double) throws(TrackingError) {
+        for k in members.indices {
+            try members[k].changeLevel(to: level, elevation: elevation, outline: outline, at: time)
+        }
+    }
+
+    /// The recorded steps of every member.
+    public var histories: [[AugmentedStep]] { members.map(\.history) }
+
+    /// Smoothed estimates of a bank's recorded histories (one array per member, as
+    /// ``histories``): each member smoothed by ``AugmentedSmoother``, then mixed with weights
+    /// proportional to exp(`totalLogEvidence`). Members whose histories do not line up with the
+    /// strongest one's are left out.
+    public static func smooth(_ histories: [[AugmentedStep]], totalLogEvidence: [Double]) throws(TrackingError) -> [TrackEstimate] {
+        guard let best = totalLogEvidence.indices.max(by: { totalLogEvidence[$0] < totalLogEvidence[$1] }),
+              histories.count == totalLogEvidence.count else { throw .emptyHistory }
+        let reference = histories[best]
+        var tracks: [[TrackEstimate]] = []
+        var weights: [Double] = []
+        for k in histories.indices where histories[k].map(\.time) == reference.map(\.time) {
+            tracks.append(try AugmentedSmoother().smooth(histories[k]))
+            weights.append(Foundation.exp(totalLogEvidence[k] - totalLogEvidence[best]))
+        }
+        let sum = weights.reduce(0, +)
+        var result = tracks[0]
+        for i in result.indices {
+            var x = 0.0, y = 0.0, vx = 0.0, vy = 0.0
+            for (k, track) in tracks.enumerated() {
+                let w = weights[k] / sum
+                x += w * track[i].position.x
+                y += w * track[i].position.y
+                vx += w * track[i].velocity.x
+                vy += w * track[i].velocity.y
+            }
+            var cxx = 0.0, cxy = 0.0, cyy = 0.0
+            for (k, track) in tracks.enumerated() {
+                let w = weights[k] / sum
+                let dx = track[i].position.x - x, dy = track[i].position.y - y
+                cxx += w * (track[i].covarianceXX + dx * dx)
+                cxy += w * (track[i].covarianceXY + dx * dy)
+                cyy += w * (track[i].covarianceYY + dy * dy)
+            }
+            result[i] = TrackEstimate(time: result[i].time, position: Point2D(x: x, y: y), velocity: Point2D(x: vx, y: vy),
+                                      covarianceXX: cxx, covarianceXY: cxy, covarianceYY: cyy, level: result[i].level)
+        }
+        return result
+    }
+}
