@@ -20,7 +20,8 @@
 /// isolated ``push(_:)`` returns each sample's outcome, for callers already in async code.
 public actor PositioningSession {
     /// What the session saw, in the engine's order: each sample as it was pushed, with what
-    /// happened to it, then the reports it completed. A region monitor consumes this: beacon
+    /// happened to it, then the reports it completed (preceded by the set-apart beacons when
+    /// they changed). A region monitor consumes this: beacon
     /// conditions from the samples (including those of beacons the plan does not know), circle
     /// and zone conditions from the reports.
     public enum Event: Sendable, Hashable {
@@ -28,12 +29,16 @@ public actor PositioningSession {
         case sample(RSSISample, PositioningEngine.SampleOutcome)
         /// A report published.
         case report(PositionReport)
+        /// The beacons the engine's consistency watch sets apart changed (see
+        /// ``PositioningEngine/inconsistentBeacons``); sent before the reports that follow.
+        case setApart([BeaconIdentity])
     }
 
     private var engine: PositioningEngine
     private var subscribers: [Int: AsyncStream<PositionReport>.Continuation] = [:]
     private var eventSubscribers: [Int: AsyncStream<Event>.Continuation] = [:]
     private var nextSubscriber = 0
+    private var lastSetApart: [BeaconIdentity] = []
     private var finished = false
     private nonisolated let input: AsyncStream<Command>.Continuation
 
@@ -156,6 +161,7 @@ public actor PositioningSession {
         let id = nextSubscriber
         nextSubscriber += 1
         eventSubscribers[id] = continuation
+        if !lastSetApart.isEmpty { continuation.yield(.setApart(lastSetApart)) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
@@ -164,6 +170,9 @@ public actor PositioningSession {
 
     /// What the engine has counted so far.
     public var statistics: PositioningEngine.Statistics { engine.statistics }
+
+    /// The beacons the engine currently sets apart (see ``PositioningEngine/inconsistentBeacons``).
+    public var inconsistentBeacons: [BeaconIdentity] { engine.inconsistentBeacons }
 
     /// A copy of the engine as it stands (its plan, configuration, beacon consistency).
     public var snapshot: PositioningEngine { engine }
@@ -198,7 +207,11 @@ public actor PositioningSession {
         for continuation in subscribers.values {
             for report in reports { continuation.yield(report) }
         }
+        let setApart = engine.inconsistentBeacons
+        let changed = setApart != lastSetApart
+        lastSetApart = setApart
         for continuation in eventSubscribers.values {
+            if changed { continuation.yield(.setApart(setApart)) }
             for report in reports { continuation.yield(.report(report)) }
         }
     }
