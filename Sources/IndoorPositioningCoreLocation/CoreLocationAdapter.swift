@@ -82,6 +82,15 @@ public final class BeaconRanging: NSObject, CLLocationManagerDelegate {
         manager.stopRangingBeacons(satisfying: condition.beaconIdentityConstraint)
     }
 
+    /// Executes a monitor's ranging command (see `RangingPolicy`): start or stop ranging its
+    /// beacon condition.
+    public func execute(_ command: RangingPolicy.Command) {
+        switch command {
+        case .start(let condition): startRanging(condition)
+        case .stop(let condition): stopRanging(condition)
+        }
+    }
+
     /// Apple's `optional func locationManager(_ manager: CLLocationManager, didRange beacons:
     /// [CLBeacon], satisfying beaconConstraint: CLBeaconIdentityConstraint)` (iOS 13+): about
     /// once a second per constraint. The samples are queued in call order with
