@@ -134,34 +134,34 @@ public actor PositioningSession {
     /// a slow consumer (default: keep everything; a map view may keep only the newest).
     public func reports(bufferingPolicy: AsyncStream<PositionReport>.Continuation.BufferingPolicy = .unbounded)
         -> AsyncStream<PositionReport> {
-        let (stream, continuation) = AsyncStream<PositionReport>.makeStream(bufferingPolicy: bufferingPolicy)
-        guard !finished else {
-            continuation.finish()
-            return stream
-        }
-        let id = nextSubscriber
-        nextSubscriber += 1
-        subscribers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return stream
+        stream(bufferingPolicy) { id, continuation in subscribers[id] = continuation }
     }
 
     /// A stream of every ``Event`` from now on: samples with their outcomes and reports,
     /// interleaved in the order the engine saw them (see ``reports(bufferingPolicy:)`` for the
-    /// policy).
+    /// policy). It starts with the set-apart beacons when there are any.
     public func events(bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded)
         -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: bufferingPolicy)
+        stream(bufferingPolicy) { id, continuation in
+            eventSubscribers[id] = continuation
+            if !lastSetApart.isEmpty { continuation.yield(.setApart(lastSetApart)) }
+        }
+    }
+
+    /// A new stream, registered by `register` under a fresh id and removed when its consumer
+    /// stops; already finished after ``finish()``.
+    private func stream<Element: Sendable>(
+        _ policy: AsyncStream<Element>.Continuation.BufferingPolicy,
+        register: (Int, AsyncStream<Element>.Continuation) -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: policy)
         guard !finished else {
             continuation.finish()
             return stream
         }
         let id = nextSubscriber
         nextSubscriber += 1
-        eventSubscribers[id] = continuation
-        if !lastSetApart.isEmpty { continuation.yield(.setApart(lastSetApart)) }
+        register(id, continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
