@@ -20,7 +20,18 @@ let package = Package(
             name: "CLAPACK",
             providers: [.apt(["liblapack-dev", "libblas-dev"])]
         ),
-        .target(name: "LinearAlgebra", dependencies: ["CLAPACK"]),
+        // LAPACK and BLAS: the reference libraries on Linux (apt: liblapack-dev, libblas-dev),
+        // the Accelerate framework on Apple platforms, which exports the same Fortran-convention
+        // routines that CLAPACK.h declares.
+        .target(
+            name: "LinearAlgebra",
+            dependencies: ["CLAPACK"],
+            linkerSettings: [
+                .linkedLibrary("lapack", .when(platforms: [.linux])),
+                .linkedLibrary("blas", .when(platforms: [.linux])),
+                .linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .macCatalyst])),
+            ]
+        ),
         .target(name: "BeaconModel"),
         .target(name: "Ranging", dependencies: ["BeaconModel", "LinearAlgebra"]),
         .target(name: "Trilateration", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
@@ -43,6 +54,11 @@ let package = Package(
             dependencies: ["PositioningIO"],
             path: "Docs/Examples/QuickStart"
         ),
+        .executableTarget(
+            name: "inanapp",
+            dependencies: ["IndoorPositioning"],
+            path: "Docs/Examples/InAnApp"
+        ),
         .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
         .testTarget(
@@ -62,3 +78,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The CoreLocation adapter exists only on Apple hosts, so `swift build` on Linux never compiles
+// it. Nothing in it has been compiled by the project's own checks (they run on Linux).
+#if canImport(Darwin)
+package.products.append(.library(name: "IndoorPositioningCoreLocation", targets: ["IndoorPositioningCoreLocation"]))
+package.targets.append(.target(name: "IndoorPositioningCoreLocation", dependencies: ["IndoorPositioning"]))
+#endif

@@ -1,6 +1,10 @@
 // Our own prototypes of the reference LAPACK routines we call (Debian's liblapack-dev ships no
 // C header). Fortran calling convention: every argument by pointer, INTEGER is a 32-bit int,
 // and each CHARACTER argument adds a hidden trailing length argument of type size_t.
+// Linux links the reference liblapack/libblas; Apple platforms link the Accelerate framework
+// (Package.swift), whose legacy CLAPACK interface exports the same symbols with 32-bit integers
+// on LP64 and no hidden length arguments: the trailing lengths we pass are extra arguments the
+// callee never reads, which the C calling convention allows (not verified on Apple hardware here).
 #ifndef CLAPACK_H
 #define CLAPACK_H
 

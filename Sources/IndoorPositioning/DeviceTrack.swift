@@ -74,7 +74,8 @@ struct DeviceTrack: Sendable {
         let epoch = context.configuration.epoch
         while var start = epochStart, !pending.isEmpty {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
-            guard let earliest = pending.lazy.map(\.time).min() else { break }
+            // Past the last closed epoch, so that a sample pushed after finish() is late, not reported twice.
+            guard let earliest = pending.lazy.map(\.time).min() else { epochStart = start + epoch; break }
             start += epoch * max(1, ((earliest - start) / epoch).rounded(.down))
             epochStart = start
         }
@@ -210,7 +211,8 @@ struct DeviceTrack: Sendable {
         let position = Point3D(x: estimate.position.x, y: estimate.position.y,
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
-            timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
+            timestamp: end, device: device, position: position, level: level,
+            covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
             zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
             source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset))
@@ -259,9 +261,65 @@ struct DeviceTrack: Sendable {
     private mutating func report(time: Double, fix: Fix, floor: Floor, offset: Double) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            accuracy: fix.accuracy,
+            covariance: fix.covariance,
             zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
+    }
+}
+
+// MARK: Advancing the clock without samples
+
+extension DeviceTrack {
+    /// Closes every epoch that ends at or before `time − reorderDelay`, as a sample at `time`
+    /// would, and reports the tracker's prediction at the end of each closed epoch that gave no
+    /// report (no samples, or none usable): source ``PositionReport/Source/predicted``, no
+    /// beacons, the covariance grown by the motion model. Predictions stop after the first one
+    /// that reaches the tracker's ``TrackerConfiguration/maximumPositionVariance`` (the track
+    /// then coasts no further); the remaining empty epochs are skipped in one step, so a far
+    /// `time` costs no more than a near one. Nothing is predicted without a track (raw fixes, or
+    /// before the first determined fix).
+    mutating func advance(to time: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
+        let epoch = context.configuration.epoch
+        let limit = time - context.configuration.reorderDelay
+        guard limit.isFinite, var start = epochStart else { return }
+        var predicting = tracker != nil
+        while limit >= start + epoch {
+            let end = start + epoch
+            guard end > start else { break }   // beyond Double's resolution of the grid
+            let before = reports.count
+            if pending.contains(where: { $0.time < end }) { closeEpoch(end: end, context: &context, into: &reports) }
+            hasClosedEpoch = true
+            if reports.count == before, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
+               let level = tracker.level ?? self.level, let floor = context.beacons.floors[level] {
+                // At the cap the track coasts no further: one capped prediction is reported (the
+                // one whose epoch reached it, perhaps in an earlier call), then none.
+                let cap = tracker.maximumPositionVariance * (1 - 1e-9)
+                func capped(_ e: TrackEstimate) -> Bool { e.covarianceXX >= cap || e.covarianceYY >= cap }
+                if let previous = try? tracker.estimate(at: start), capped(previous) {
+                    predicting = false
+                } else {
+                    reports.append(PositionReport(
+                        timestamp: end, device: device,
+                        position: Point3D(x: estimate.position.x, y: estimate.position.y,
+                                          z: floor.elevation + context.receiverHeight),
+                        level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
+                        zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy,
+                                           floor: floor),
+                        source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset))
+                    predicting = !capped(estimate)
+                }
+            }
+            predicting = predicting && tracker != nil
+            start = end
+            if !predicting {
+                // Nothing to report until the next pending sample: skip the empty epochs in
+                // one step, keeping the grid.
+                let next = min(pending.lazy.map(\.time).min() ?? limit, limit)
+                let skipped = ((next - start) / epoch).rounded(.down) - 1
+                if skipped > 0 { start += skipped * epoch }
+            }
+            epochStart = start
+        }
     }
 }

@@ -23,11 +23,10 @@ struct EpochContext: Sendable {
         var elevations: [Int: Double] = [:]
         for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
         for (level, floor) in beacons.floors {
-            var solverConfiguration = configuration.solver
-            solverConfiguration.dimension = .planar(receiverHeight: receiverHeight)
-            solverConfiguration.floorElevations = elevations
-            solverConfiguration.outline = Self.outline(of: floor, configuration)
-            solvers[level] = TrilaterationSolver(configuration: solverConfiguration)
+            let setup = PlanConfiguration(floor: floor, receiverHeight: receiverHeight, elevations: elevations,
+                                          solver: configuration.solver, tracker: configuration.tracker,
+                                          constrainToOutline: configuration.constrainToOutline)
+            solvers[level] = TrilaterationSolver(configuration: setup.solver)
         }
     }
 

@@ -107,7 +107,7 @@ extension PositioningEngine {
     }
 
     /// What the engine has counted since it started.
-    public struct Statistics: Sendable, Hashable {
+    public struct Statistics: Sendable, Hashable, Codable {
         /// Samples used.
         public var accepted = 0
         /// Samples of beacons that are not in the plan.

@@ -22,9 +22,9 @@
 public struct PositioningEngine: Sendable {
     /// The plan positions are computed in.
     public let plan: FloorPlan
-    private var context: EpochContext
-    private var devices: [String?: DeviceTrack] = [:]
-    private var ready: [PositionReport] = []
+    var context: EpochContext
+    var devices: [String?: DeviceTrack] = [:]
+    var ready: [PositionReport] = []
 
     /// The settings in force.
     public var configuration: Configuration { context.configuration }
@@ -108,7 +108,13 @@ public struct PositioningEngine: Sendable {
         return ready
     }
 
-    /// Closes every open epoch (end of input) and returns the remaining reports.
+    /// Closes every open epoch (end of input) and returns the remaining reports. Each report is
+    /// stamped at its epoch's end (a raw fix at its middle), never later, so the last one may
+    /// stand up to one epoch after the last sample.
+    ///
+    /// The engine stays usable: a sample pushed afterwards continues its device's track, unless
+    /// its epoch is already closed, in which case it is counted ``Statistics/late`` (no epoch is
+    /// ever reported twice). Make a new engine to start afresh.
     public mutating func finish() -> [PositionReport] {
         let before = ready.count
         for key in devices.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
@@ -140,7 +146,8 @@ public struct PositioningEngine: Sendable {
             var smoothed = report
             smoothed.position.x = estimate.position.x
             smoothed.position.y = estimate.position.y
-            smoothed.accuracy = estimate.accuracy
+            smoothed.covariance = estimate.horizontalCovariance
+            smoothed.velocity = estimate.velocity
             smoothed.zone = plan.zone(at: estimate.position, level: report.level)?.id
             smoothed.source = .smoothed
             return smoothed

@@ -1,5 +1,5 @@
 /// One RSSI reading of one beacon by one device, as ranging delivers it.
-public struct RSSISample: Sendable, Hashable {
+public struct RSSISample: Sendable, Hashable, Codable {
     /// Time of the reading, seconds (any epoch, fractional).
     public var timestamp: Double
     /// The beacon heard.

@@ -8,7 +8,7 @@ import Ranging
 /// The mean RSSI of `count` samples is a sufficient statistic for the position under the
 /// log-normal shadowing model (the samples' spread carries no information about where the
 /// phone is), so a fix costs O(beacons), not O(samples). The mean's variance is σ²/count.
-public struct BeaconObservation: Sendable, Hashable {
+public struct BeaconObservation: Sendable, Hashable, Codable {
     /// The beacon's identity, reported back in ``Fix/usedBeacons`` and ``Fix/rejectedBeacons``.
     public var identity: BeaconIdentity
     /// Absolute position of the beacon in the building frame, metres.

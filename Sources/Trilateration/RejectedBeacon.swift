@@ -1,7 +1,7 @@
 import BeaconModel
 
 /// A beacon left out of a fix, and why.
-public struct RejectedBeacon: Sendable, Hashable {
+public struct RejectedBeacon: Sendable, Hashable, Codable {
     /// The beacon's identity.
     public var identity: BeaconIdentity
     /// Why it was left out.

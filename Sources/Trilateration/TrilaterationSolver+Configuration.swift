@@ -36,7 +36,8 @@ extension TrilaterationSolver {
     public struct Configuration: Sendable, Hashable {
         /// The cost minimised. Default ``Estimator/maximumLikelihood``.
         public var estimator: Estimator
-        /// Coordinates estimated. Default planar at 1.2 m.
+        /// Coordinates estimated. Default planar at 1.2 m (``PlanDefaults``' receiver height);
+        /// `PlanConfiguration(plan:level:)` of IndoorPositioning sets the plan's own height.
         public var dimension: Dimension
         /// Exclude beacons whose residuals fail the χ² test (see ``outlierSignificance``).
         /// Default on.

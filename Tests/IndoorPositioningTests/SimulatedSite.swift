@@ -35,6 +35,28 @@ struct SimulatedSite {
         }
     }
 
+    /// The default walk, `duration` seconds long.
+    static func walk(duration: Double) -> WalkSimulator.Configuration {
+        var c = WalkSimulator.Configuration()
+        c.duration = duration
+        return c
+    }
+
+    /// Each beacon's mean RSSI over the samples before `end` (seconds), as the observations of
+    /// `plan`'s beacons (sorted by identity).
+    func observations(before end: Double, plan: FloorPlan? = nil) -> [BeaconObservation] {
+        let plan = plan ?? self.plan
+        var sums: [BeaconIdentity: (total: Double, count: Int)] = [:]
+        for s in samples where s.timestamp < end {
+            sums[s.identity, default: (0, 0)].total += s.rssi
+            sums[s.identity, default: (0, 0)].count += 1
+        }
+        return sums.keys.sorted().compactMap { id in
+            guard let beacon = plan.resolvedBeacon(id), let sum = sums[id] else { return nil }
+            return BeaconObservation(beacon, meanRSSI: sum.total / Double(sum.count), count: sum.count)
+        }
+    }
+
     static func identity(_ index: Int) -> BeaconIdentity {
         BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(index + 1))
     }
