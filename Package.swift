@@ -30,10 +30,13 @@ let package = Package(
             dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking"]
         ),
         .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
+        .target(name: "Evaluation", dependencies: ["PositioningIO"]),
+        .target(name: "Rendering", dependencies: ["Evaluation"]),
         .executableTarget(
             name: "indoorpos",
             dependencies: [
                 "PositioningIO",
+                "Rendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +56,11 @@ let package = Package(
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
+        .testTarget(
+            name: "EvaluationTests",
+            dependencies: ["Rendering", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "IndoorPositioningTests",
             dependencies: ["IndoorPositioning", "PositioningIO", "TestSupport"]
