@@ -6,6 +6,10 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
     case noOverlap(fixes: String, truth: String)
     /// A setting is out of its range; `detail` says which and why.
     case invalidSetting(String)
+    /// The plan has no floor at this level.
+    case unknownLevel(Int, available: [Int])
+    /// No fix or truth row names this device.
+    case unknownDevice(String, available: [String])
 
     public var description: String {
         switch self {
@@ -16,6 +20,11 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
                 + "(same epoch and units?) and the device names"
         case .invalidSetting(let detail):
             return detail
+        case .unknownLevel(let level, let available):
+            return "level \(level) is not in the plan; its levels are \(available.map(String.init).joined(separator: ", "))"
+        case .unknownDevice(let device, let available):
+            let names = available.isEmpty ? "the files name no devices" : "devices: " + available.joined(separator: ", ")
+            return "device '\(device)' is in neither the fixes nor the truth (\(names))"
         }
     }
 }

@@ -6,6 +6,6 @@ struct IndoorPos: ParsableCommand {
         commandName: "indoorpos",
         abstract: "Indoor positioning from Bluetooth beacon RSSI.",
         subcommands: [LocateCommand.self, CalibrateCommand.self, DescribeCommand.self,
-                      EvaluateCommand.self]
+                      EvaluateCommand.self, RenderCommand.self]
     )
 }
