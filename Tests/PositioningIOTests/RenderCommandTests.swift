@@ -32,7 +32,11 @@ struct RenderCommandTests {
         #expect(html.status == 0)
         let page = try String(contentsOfFile: path("replay.html"), encoding: .utf8)
         #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<svg"))
-        #expect(!page.contains("http://") || !page.contains("src=\"http"))
+        // Self-contained: the only URL is the SVG namespace; nothing is loaded from anywhere.
+        #expect(page.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?:", options: .regularExpression) == nil)
+        #expect(!page.contains("src=") && !page.contains("href=") && !page.contains("@import"))
+        #expect(page.contains("<input id=\"time\" type=\"range\"") && page.contains("id=\"marker-0\""))
+        #expect(page.contains("<script>") && page.contains("const DATA = {"))
     }
 
     @Test("bad input: one line on standard error, non-zero status, no output file")
