@@ -42,26 +42,37 @@ public enum ErrorCDFChart {
             var points: [(Double, Double)] = [(px(0), py(0))]
             let n = Double(errors.count)
             for (i, error) in errors.enumerated() {
-                points.append((px(error), py(Double(i) / n)))
-                points.append((px(error), py(Double(i + 1) / n)))
+                // A step up at each error; steps closer than a quarter pixel are merged.
+                let x = px(error)
+                if let last = points.last, abs(last.0 - x) < 0.25 {
+                    points[points.count - 1].1 = py(Double(i + 1) / n)
+                    continue
+                }
+                points.append((x, py(Double(i) / n)))
+                points.append((x, py(Double(i + 1) / n)))
             }
             points.append((px(xMax), py(1)))
             svg.path(points, closed: false, [("fill", "none"), ("stroke", Palette.series(index)), ("stroke-width", "2")])
         }
         // Legend, bottom right inside the plot.
         let rowHeight = 18.0
-        let legendTop = top + plotH - 10 - rowHeight * Double(runs.count)
-        let legendLeft = left + plotW * 0.42
-        svg.rect(legendLeft - 8, legendTop - 14, plotW * 0.58, rowHeight * Double(runs.count) + 8,
-                 [("fill", "white"), ("fill-opacity", "0.85"), ("stroke", "#ccc")])
-        for (index, run) in runs.enumerated() {
-            let y = legendTop + rowHeight * Double(index)
-            svg.line(legendLeft, y - 4, legendLeft + 22, y - 4, [("stroke", Palette.series(index)), ("stroke-width", "3")])
+        let labels = runs.map { run -> String in
             let m = run.evaluation.overall
             let figures = m.median.map { median in
-                String(format: "median %.2f m, P90 %.2f m (%d)", median, m.p90 ?? 0, m.count)
+                String(format: "median %.2f m, P90 %.2f m, %d fixes", median, m.p90 ?? 0, m.count)
             } ?? "no fixes"
-            svg.text(legendLeft + 28, y, "\(run.label): \(figures)")
+            return "\(run.label): \(figures)"
+        }
+        // About 6.2 pixels per character at 12 px Helvetica.
+        let legendWidth = min(plotW - 16, 40 + 6.2 * Double(labels.map(\.count).max() ?? 0))
+        let legendTop = top + plotH - 10 - rowHeight * Double(runs.count)
+        let legendLeft = left + plotW - 8 - legendWidth
+        svg.rect(legendLeft - 8, legendTop - 14, legendWidth + 8, rowHeight * Double(runs.count) + 8,
+                 [("fill", "white"), ("fill-opacity", "0.85"), ("stroke", "#ccc")])
+        for (index, label) in labels.enumerated() {
+            let y = legendTop + rowHeight * Double(index)
+            svg.line(legendLeft, y - 4, legendLeft + 22, y - 4, [("stroke", Palette.series(index)), ("stroke-width", "3")])
+            svg.text(legendLeft + 28, y, label)
         }
         return svg.document
     }
