@@ -3,20 +3,13 @@ import Testing
 
 @Suite("indoorpos evaluate", .serialized)
 struct EvaluateCommandTests {
-    let directory: URL
+    let scratch: ScratchFolder
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("evaluate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    init() throws { scratch = try ScratchFolder("evaluate") }
 
-    func file(_ name: String, _ text: String) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        return url.path
-    }
+    func file(_ name: String, _ text: String) throws -> String { try scratch.file(name, text) }
 
-    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func path(_ name: String) -> String { scratch.path(name) }
 
     @Test("the bundled sample: text, JSON and Markdown, and a CDF chart")
     func sample() throws {
