@@ -22,6 +22,9 @@ public struct TrackTable: Sendable, Hashable {
         self.hasAccuracy = hasAccuracy
     }
 
+    /// The largest |x| or |y| a file may hold, metres (10,000 km).
+    public static let coordinateLimit = 1e7
+
     /// Device names in a stable order (by Unicode scalars, as Python sorts strings).
     public var devices: [String] {
         tracks.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
@@ -47,7 +50,8 @@ public struct TrackTable: Sendable, Hashable {
 extension TrackTable {
     /// Reads a fixes or truth CSV.
     /// - Throws: ``EvaluationError/input(_:)`` naming the file, line and column of the first
-    ///   problem (a missing required column, a value that is not a finite number, a `floor`
+    ///   problem (a missing required column, a value that is not a finite number, an x or y
+    ///   beyond ``coordinateLimit``, a `floor`
     ///   that is not an integer, a negative `accuracy`, a covariance that is not one);
     ///   or when the file has a header but no rows.
     public static func read(path: String) throws(EvaluationError) -> TrackTable {
@@ -64,8 +68,18 @@ extension TrackTable {
         let floor = csv.column("floor"), accuracy = csv.column("accuracy"), device = csv.column("device")
         let varX = csv.column("varX"), varY = csv.column("varY"), covXY = csv.column("covXY")
         var tracks: [String: [TrackPoint]] = [:]
+        // Plan coordinates beyond ±10,000 km are not a building's; bounding them keeps every
+        // error, square and picture scale finite.
+        func coordinate(_ row: [String], _ index: Int) throws(CSVError) -> Double {
+            let value = try csv.double(row, index)
+            guard abs(value) <= TrackTable.coordinateLimit else {
+                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[index], value: String(try csv.field(row, index)),
+                                    expected: "a plan coordinate within ±1e7 metres")
+            }
+            return value
+        }
         while let row = try csv.next() {
-            var point = TrackPoint(timestamp: try csv.double(row, t), x: try csv.double(row, x), y: try csv.double(row, y))
+            var point = TrackPoint(timestamp: try csv.double(row, t), x: try coordinate(row, x), y: try coordinate(row, y))
             if let floor {
                 let value = try csv.double(row, floor)
                 guard value.rounded() == value, abs(value) <= Double(Int32.max) else {

@@ -10,7 +10,7 @@ public enum ErrorCDFChart {
         let width = 640.0, height = 400.0
         let left = 56.0, right = 20.0, top = 36.0, bottom = 48.0
         let plotW = width - left - right, plotH = height - top - bottom
-        let largest = runs.compactMap { $0.evaluation.overall.errors.last }.max() ?? 1
+        let largest = runs.compactMap { $0.evaluation.overall.errors.last(where: \.isFinite) }.max() ?? 1
         let xMax = niceCeiling(max(largest, 0.5))
         let step = niceStep(xMax / 6)
         func px(_ x: Double) -> Double { left + plotW * min(x, xMax) / xMax }
@@ -20,11 +20,10 @@ public enum ErrorCDFChart {
         svg.rect(0, 0, width, height, [("fill", "white")])
         svg.text(left, 22, title, [("font-size", "15"), ("font-weight", "bold")])
         // Grid and axes.
-        var tick = 0.0
-        while tick <= xMax + 1e-9 {
+        for index in 0...min(Int((xMax / step + 1e-9).rounded(.down)), 20) {
+            let tick = Double(index) * step
             svg.line(px(tick), top, px(tick), top + plotH, [("stroke", "#e0e0e0")])
             svg.text(px(tick), top + plotH + 16, SVGDocument.number(tick), [("text-anchor", "middle")])
-            tick += step
         }
         for percent in stride(from: 0, through: 100, by: 20) {
             let y = py(Double(percent) / 100)

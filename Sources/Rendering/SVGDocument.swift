@@ -22,8 +22,8 @@ public struct SVGDocument: Sendable {
         return text == "-0" ? "0" : text
     }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and control characters dropped (XML 1.0
-    /// does not allow them).
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and the characters XML 1.0 does not
+    /// allow (control characters but tab, U+FFFE, U+FFFF) dropped.
     public static func escaped(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -34,7 +34,7 @@ public struct SVGDocument: Sendable {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                if scalar.value < 0x20 && scalar != "\t" { continue }
+                if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
                 out.unicodeScalars.append(scalar)
             }
         }

@@ -48,6 +48,7 @@ struct EvaluateCommandTests {
             (["--fixes", try file("nan.csv", "timestamp,x,y\n1,nan,0\n"), "--truth", truth], "column 'x'"),
             (["--fixes", try file("negative.csv", "timestamp,x,y,accuracy\n1,0,0,-1\n"), "--truth", truth], "negative"),
             (["--fixes", fixes, "--truth", path("missing.csv")], "no such file"),
+            (["--fixes", try file("far.csv", "timestamp,x,y\n1,1e300,0\n"), "--truth", truth], "within ±1e7 metres"),
         ]
         for (arguments, message) in cases {
             let result = try Tool.run(["evaluate"] + arguments + ["--output", path("out.txt"), "--cdf", path("out.svg")])
