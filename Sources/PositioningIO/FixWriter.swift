@@ -60,7 +60,7 @@ public final class FixWriter {
         case .jsonl:
             output.write(properties(report) + "\n")
         case .geojson:
-            if let text = geoJSON?.point(report, properties: properties(report)) { output.write(text) }
+            if let start = geoJSON?.pointStart(report) { output.write(start + properties(report) + "}") }
         }
         written += 1
     }

@@ -37,9 +37,19 @@ struct GeoJSONFeatures {
         return "[" + String(format: "%.7f", c.longitude) + "," + String(format: "%.7f", c.latitude) + "]"
     }
 
-    private mutating func feature(_ geometry: String, _ properties: String) -> String {
+    /// A JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    /// The start of the next feature, up to and including `"properties":`.
+    private mutating func featureStart(_ geometry: String) -> String {
         defer { written += 1 }
-        return (written > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":\(properties)}"
+        return (written > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":"
+    }
+
+    private mutating func feature(_ geometry: String, _ properties: String) -> String {
+        featureStart(geometry) + properties + "}"
     }
 
     /// The collection's opening and the plan's floor outlines (rings closed and
@@ -53,19 +63,20 @@ struct GeoJSONFeatures {
             var vertices = outline.signedArea < 0 ? Array(outline.vertices.reversed()) : outline.vertices
             vertices.append(vertices[0])
             let ring = vertices.map { coordinate($0.x, $0.y) }.joined(separator: ",")
-            let name = floor.name.map { ",\"name\":" + FixWriter.jsonString($0) } ?? ""
+            let name = floor.name.map { ",\"name\":" + Self.jsonString($0) } ?? ""
             text += feature("{\"type\":\"Polygon\",\"coordinates\":[[\(ring)]]}",
                             "{\"kind\":\"outline\",\"floor\":\(floor.level)\(name)}")
         }
         return text
     }
 
-    /// A fix as a Point feature with `properties` (a JSON object).
-    mutating func point(_ report: PositionReport, properties: String) -> String {
+    /// The start of a fix's Point feature, up to `"properties":`; the caller writes the
+    /// properties object and the closing `}`.
+    mutating func pointStart(_ report: PositionReport) -> String {
         let device = report.device ?? ""
         if tracks[device] == nil { order.append(device) }
         tracks[device, default: []].append((report.position.x, report.position.y))
-        return feature("{\"type\":\"Point\",\"coordinates\":\(coordinate(report.position.x, report.position.y))}", properties)
+        return featureStart("{\"type\":\"Point\",\"coordinates\":\(coordinate(report.position.x, report.position.y))}")
     }
 
     /// The tracks as LineStrings (devices with at least two fixes) and the collection's end.
@@ -75,7 +86,7 @@ struct GeoJSONFeatures {
             guard let points = tracks[device], points.count >= 2 else { continue }
             let line = points.map { coordinate($0.0, $0.1) }.joined(separator: ",")
             text += feature("{\"type\":\"LineString\",\"coordinates\":[\(line)]}",
-                            "{\"kind\":\"track\",\"device\":\(FixWriter.jsonString(device))}")
+                            "{\"kind\":\"track\",\"device\":\(Self.jsonString(device))}")
         }
         return text + "\n]}\n"
     }
