@@ -26,9 +26,10 @@ let package = Package(
         .target(name: "Ranging", dependencies: ["BeaconModel", "LinearAlgebra"]),
         .target(name: "Trilateration", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
         .target(name: "Tracking", dependencies: ["BeaconModel", "Ranging", "Trilateration", "LinearAlgebra"]),
+        .target(name: "Monitoring", dependencies: ["BeaconModel", "Ranging"]),
         .target(
             name: "IndoorPositioning",
-            dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking"]
+            dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"]
         ),
         .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
         .target(name: "Evaluation", dependencies: ["PositioningIO"]),
@@ -57,6 +58,7 @@ let package = Package(
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
+        .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "TestSupport"]),
         .testTarget(
             name: "EvaluationTests",
             dependencies: ["Rendering", "TestSupport"],

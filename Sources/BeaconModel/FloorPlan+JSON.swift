@@ -61,31 +61,17 @@ extension FloorPlan {
     /// - Throws: ``FloorPlanError/io(path:detail:)`` when the file cannot be read, otherwise as
     ///   ``init(jsonData:)``.
     public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .io(path: path, detail: "no such file; check the floor-plan path")
-        }
-        if isDirectory.boolValue {
-            throw .io(path: path, detail: "is a directory, not a floor-plan JSON file")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .io(path: path, detail: "cannot be opened; check its permissions")
-        }
-        defer { try? handle.close() }
-        // Read in chunks up to a limit, so that a device such as /dev/zero cannot stall
-        // loading, while pipes (/dev/stdin) still work.
-        var data = Data()
-        while true {
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            } catch {
-                throw .io(path: path, detail: "cannot be read (\(FloorPlan.reason(error))); check its permissions")
-            }
-            if chunk.isEmpty { break }
-            data.append(chunk)
-            if data.count > FloorPlan.maximumFileSize {
-                throw .io(path: path, detail: "is larger than \(FloorPlan.maximumFileSize >> 20) MiB; "
+        let data: Data
+        do {
+            data = try SmallFile.read(path: path, limit: FloorPlan.maximumFileSize)
+        } catch {
+            switch error {
+            case .missing: throw .io(path: path, detail: "no such file; check the floor-plan path")
+            case .directory: throw .io(path: path, detail: "is a directory, not a floor-plan JSON file")
+            case .unopenable: throw .io(path: path, detail: "cannot be opened; check its permissions")
+            case .unreadable(let reason): throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
+            case .tooLarge(let limit):
+                throw .io(path: path, detail: "is larger than \(limit >> 20) MiB; "
                     + "a floor plan is a few kilobytes, check that this is the plan file")
             }
         }
@@ -226,20 +212,5 @@ extension FloorPlan {
     }
 
     /// A short reason for a Foundation file error.
-    private static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError {
-            switch cocoa.code {
-            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file or folder"
-            case .fileWriteOutOfSpace: return "no space left on the device"
-            case .fileWriteVolumeReadOnly: return "read-only file system"
-            default: break
-            }
-        }
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-           posix.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return (error as NSError).localizedDescription
-    }
+    private static func reason(_ error: any Error) -> String { SmallFile.reason(error) }
 }

@@ -28,6 +28,7 @@ struct DeviceTrack: Sendable {
     private var observations: [BeaconObservation] = []
     private var measurements: [RSSIMeasurement] = []
     private var fix = Fix()
+    private var zones = ZoneHysteresis()
 
     init(device: String?, beaconCount: Int, floor: FloorEstimator.Configuration) throws(PositioningError) {
         self.device = device
@@ -169,7 +170,8 @@ struct DeviceTrack: Sendable {
                                z: floor.elevation + context.receiverHeight)
         reports.append(PositionReport(
             timestamp: end, device: device, position: position, level: level, accuracy: estimate.accuracy,
-            zone: floor.zone(containing: estimate.position)?.id, source: .tracked,
+            zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
+            source: .tracked,
             beaconCount: observations.count))
     }
 
@@ -210,10 +212,11 @@ struct DeviceTrack: Sendable {
         return chosen
     }
 
-    private func report(time: Double, fix: Fix, floor: Floor) -> PositionReport {
+    private mutating func report(time: Double, fix: Fix, floor: Floor) -> PositionReport {
         PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            accuracy: fix.accuracy, zone: floor.zone(containing: fix.position.planar)?.id,
+            accuracy: fix.accuracy,
+            zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count)
     }
 }

@@ -4,3 +4,4 @@
 @_exported import Ranging
 @_exported import Trilateration
 @_exported import Tracking
+@_exported import Monitoring

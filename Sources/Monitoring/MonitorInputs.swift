@@ -1,0 +1,36 @@
+import BeaconModel
+
+/// One reading of one beacon, the input that decides beacon conditions.
+public struct BeaconSighting: Sendable, Hashable, Codable {
+    /// Time of the reading, seconds (any epoch; the monitor's only clock).
+    public var time: Double
+    /// The beacon heard.
+    public var identity: BeaconIdentity
+    /// Received signal strength, dBm.
+    public var rssi: Double
+
+    public init(time: Double, identity: BeaconIdentity, rssi: Double) {
+        self.time = time
+        self.identity = identity
+        self.rssi = rssi
+    }
+}
+
+/// One tracked position, the input that decides circle and zone conditions.
+public struct PositionObservation: Sendable, Hashable, Codable {
+    /// Time the position stands for, seconds.
+    public var time: Double
+    /// Position in the plan's frame, metres.
+    public var position: Point2D
+    /// The floor level.
+    public var level: Int
+    /// 1-sigma horizontal error radius, metres (sqrt(var x + var y)).
+    public var accuracy: Double
+
+    public init(time: Double, position: Point2D, level: Int, accuracy: Double) {
+        self.time = time
+        self.position = position
+        self.level = level
+        self.accuracy = accuracy
+    }
+}

@@ -1,0 +1,28 @@
+import BeaconModel
+
+/// The plan's zone polygons by id and level, for signed depths.
+struct ZoneIndex: Sendable {
+    private var polygons: [String: [Int: Polygon]] = [:]
+
+    init(plan: FloorPlan) {
+        for floor in plan.floors {
+            for zone in floor.zones { polygons[zone.id, default: [:]][floor.level] = zone.polygon }
+        }
+    }
+
+    /// Whether some floor has a zone `id`.
+    func contains(_ id: String) -> Bool { polygons[id] != nil }
+
+    /// Signed depth of `point` in zone `id` of `level`, metres: the distance to the polygon's
+    /// boundary, positive inside; −∞ when that floor has no such zone.
+    func depth(of point: Point2D, inZone id: String, level: Int) -> Double {
+        guard let polygon = polygons[id]?[level] else { return -.infinity }
+        return Self.depth(of: point, in: polygon)
+    }
+
+    /// Signed depth of `point` in `polygon`, metres (positive inside, negative outside).
+    static func depth(of point: Point2D, in polygon: Polygon) -> Double {
+        let distance = polygon.distanceToBoundary(point)
+        return polygon.contains(point) ? distance : -distance
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import PositioningIO
+
+extension EventFormat: ExpressibleByArgument {}
+extension MonitorState: ExpressibleByArgument {}
+
+/// `indoorpos monitor`: region events (entries and exits of beacon conditions, circles and
+/// zones) from an RSSI samples CSV, per device, as events CSV (or JSON lines).
+struct MonitorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Replay RSSI samples through region monitoring and print the entry and exit events.",
+        discussion: """
+        Reads the floor plan, the regions JSON and the RSSI samples CSV. Beacon regions are \
+        decided from the samples, circles and zones from the positions the engine computes \
+        from them (as 'locate' does). Each device is monitored on its own. Writes \
+        timestamp,region,state, then device (when the input has devices) and, when there are \
+        beacon regions, refinement (the beacon that satisfied a wildcard), flag and reason \
+        (implausible entries). Events are in time order per device. A summary goes to standard error.
+        """
+    )
+
+    @Option(name: .long, help: "Floor plan JSON.")
+    var plan: String
+
+    @Option(name: .long, help: "Regions JSON.")
+    var regions: String
+
+    @Option(name: .long, help: "RSSI samples CSV.")
+    var rssi: String
+
+    @Option(name: .long, help: "State of every region before any evidence: unsatisfied (report real entries only) or unknown (also report each region's first decision).")
+    var assume: MonitorState = .unsatisfied
+
+    @Option(name: .long, help: "Beacon regions: matching samples needed to enter.")
+    var enterCount: Int = Hysteresis.BeaconRule().enterCount
+
+    @Option(name: .long, help: "Beacon regions: window for --enter-count, seconds.")
+    var enterWindow: Double = Hysteresis.BeaconRule().enterWindow
+
+    @Option(name: .long, help: "Beacon regions: weakest RSSI (dBm) that counts towards entry (default: any).")
+    var enterRssi: Double?
+
+    @Option(name: .long, help: "Beacon regions: weakest RSSI (dBm) that keeps a region (default: any).")
+    var exitRssi: Double?
+
+    @Option(name: .long, help: "Beacon regions: seconds without a matching sample before leaving.")
+    var exitDelay: Double = Hysteresis.BeaconRule().exitDelay
+
+    @Option(name: .long, help: "Circles and zones: metres inside needed to enter.")
+    var enterMargin: Double = Hysteresis.PositionRule().enterMargin
+
+    @Option(name: .long, help: "Circles and zones: metres outside needed to leave.")
+    var exitMargin: Double = Hysteresis.PositionRule().exitMargin
+
+    @Option(name: .long, help: "Circles and zones: seconds the position must stay outside by --exit-margin before leaving.")
+    var exitDwell: Double = Hysteresis.PositionRule().exitDwell
+
+    @Option(name: .long, help: "Circles and zones: multiple of the position's accuracy added to both margins.")
+    var accuracyWeight: Double = Hysteresis.PositionRule().accuracyWeight
+
+    @Option(name: .long, help: "Circles and zones: positions less accurate than this (metres) are ignored.")
+    var maximumAccuracy: Double = Hysteresis.PositionRule().maximumAccuracy
+
+    @Flag(name: .long, help: "Skip malformed rows (counted on standard error) instead of stopping at the first.")
+    var skipBadRows = false
+
+    @Option(name: .long, help: "Output format: csv or jsonl.")
+    var format: EventFormat = .csv
+
+    @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
+    var output: String?
+
+    var hysteresis: Hysteresis {
+        Hysteresis(
+            beacon: .init(enterCount: enterCount, enterWindow: enterWindow, enterRSSI: enterRssi,
+                          exitRSSI: exitRssi, exitDelay: exitDelay),
+            position: .init(enterMargin: enterMargin, exitMargin: exitMargin, exitDwell: exitDwell,
+                            accuracyWeight: accuracyWeight, maximumAccuracy: maximumAccuracy))
+    }
+
+    func validate() throws {
+        if let problem = hysteresis.problem { throw ValidationError("hysteresis: \(problem)") }
+        if assume == .satisfied { throw ValidationError("--assume must be unsatisfied or unknown") }
+    }
+
+    func run() throws {
+        try ToolErrors.run {
+            let floorPlan = try FloorPlan.load(path: plan)
+            let file = try RegionsFile.load(path: regions, plan: floorPlan, defaults: hysteresis)
+            var template = try RegionMonitor(plan: floorPlan, hysteresis: hysteresis)
+            try template.add(file, assuming: assume)
+
+            var configuration = PositioningEngine.Configuration()
+            let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
+            configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
+            var engine = try PositioningEngine(plan: floorPlan, configuration: configuration)
+
+            var replay = MonitorReplay(template: template)
+            let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
+            func feed(_ sample: RSSISample) {
+                replay.observe(sample)
+                engine.push(sample)
+                replay.observe(engine.pull(), setApart: engine)
+            }
+            if order.streamable {
+                while let sample = try reader.next() { feed(sample) }
+            } else {
+                var all: [RSSISample] = []
+                while let sample = try reader.next() { all.append(sample) }
+                PositioningEngine.inBatchOrder(all).forEach(feed)
+            }
+            replay.observe(engine.finish(), setApart: engine)
+
+            let writer = EventWriter(output: try OutputFile(path: output), format: format,
+                                     includeDevice: order.hasDevices,
+                                     includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
+            for (device, event) in replay.events { writer.write(event, device: device) }
+            try writer.finish()
+            let flagged = replay.events.filter { $0.event.flag != nil }.count
+            FileHandle.standardError.write(Data(("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
+                + "\(replay.devices.count) device(s), \(writer.count) events"
+                + (flagged > 0 ? ", \(flagged) flagged implausible" : "") + "\n").utf8))
+        }
+    }
+}
+
+/// One region monitor per device, fed samples and reports, collecting events.
+struct MonitorReplay {
+    let template: RegionMonitor
+    /// Devices in the order first seen.
+    private(set) var devices: [String?] = []
+    private var monitors: [String?: RegionMonitor] = [:]
+    private var collected: [(device: String?, event: MonitorEvent)] = []
+
+    init(template: RegionMonitor) { self.template = template }
+
+    /// The events grouped by device (first seen first) and in date order within each.
+    var events: [(device: String?, event: MonitorEvent)] {
+        let rank = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($0.element ?? "", $0.offset) })
+        return collected.enumerated().sorted {
+            (rank[$0.element.device ?? ""] ?? 0, $0.element.event.date, $0.offset)
+                < (rank[$1.element.device ?? ""] ?? 0, $1.element.event.date, $1.offset)
+        }.map(\.element)
+    }
+
+    mutating func observe(_ sample: RSSISample) {
+        var monitor = take(sample.device)
+        collected += monitor.observe(sample).map { (sample.device, $0) }
+        monitors[sample.device] = monitor
+    }
+
+    mutating func observe(_ reports: [PositionReport], setApart engine: PositioningEngine) {
+        for report in reports {
+            var monitor = take(report.device)
+            monitor.takeSetApartBeacons(from: engine)
+            collected += monitor.observe(report).map { (report.device, $0) }
+            monitors[report.device] = monitor
+        }
+    }
+
+    private mutating func take(_ device: String?) -> RegionMonitor {
+        if let monitor = monitors.removeValue(forKey: device) { return monitor }
+        devices.append(device)
+        return template
+    }
+}
