@@ -21,14 +21,11 @@ bin="$(swift build --show-bin-path)/indoorpos"
 examples=Docs/Examples
 "$bin" locate --plan $examples/office-plan.json --rssi $examples/office-rssi.csv \
     --calibration $examples/office-calibration.json --quiet --output "$out/fixes.csv"
-# Region events from the zone column of the fixes (entering and leaving zones).
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print "timestamp,region,state,device"; next }
-         { d = $h["device"]; z = $h["zone"]
-           if (prev[d] != z) { if (prev[d] != "") print $1 "," prev[d] ",unsatisfied," d
-                               if (z != "") print $1 "," z ",satisfied," d; prev[d] = z } }' \
-    "$out/fixes.csv" > "$out/events.csv"
+# Region events of the bundled regions (zones, a circle, beacons), as an app would get them.
+"$bin" monitor --plan $examples/office-plan.json --regions $examples/office-regions.json \
+    --rssi $examples/office-rssi.csv --output "$out/events.csv" 2>/dev/null
 "$bin" render --plan $examples/office-plan.json --fixes "$out/fixes.csv" --truth $examples/office-truth.csv \
-    --events "$out/events.csv" --device rectangular_with_rotation --format html --output "$out/replay.html"
+    --regions $examples/office-regions.json --events "$out/events.csv" --device rectangular_with_rotation --format html --output "$out/replay.html"
 
 marker() {   # the marker's "cx cy visibility" in the DOM after the page's script ran at share $1
     "$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 --dump-dom \

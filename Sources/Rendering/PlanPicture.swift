@@ -15,6 +15,8 @@ public struct PlanPicture: Sendable {
     public let truth: [String: [TrackPoint]]
     /// Region events (of the drawn devices), time-sorted.
     public let events: [RegionEvent]
+    /// Monitored regions drawn on this floor (circles of this level, zones, beacon conditions).
+    public let regions: [RegionDefinition]
     /// Devices with fixes, in colour order.
     public let devices: [String]
     /// Metres to pixels.
@@ -32,7 +34,7 @@ public struct PlanPicture: Sendable {
     /// - Throws: ``EvaluationError/unknownLevel(_:available:)`` when the plan has no such
     ///   floor, ``EvaluationError/unknownDevice(_:available:)`` when no file names the device.
     public init(plan: FloorPlan, fixes: TrackTable? = nil, truth: TrackTable? = nil, events: [RegionEvent] = [],
-                level: Int? = nil, device: String? = nil, maximumSize: (width: Double, height: Double) = (820, 640))
+                regions: RegionsFile? = nil, level: Int? = nil, device: String? = nil, maximumSize: (width: Double, height: Double) = (820, 640))
         throws(EvaluationError) {
         self.plan = plan
         let chosen = level ?? PlanPicture.busiestLevel(plan: plan, fixes: fixes)
@@ -61,6 +63,13 @@ public struct PlanPicture: Sendable {
         let kept = self.fixes
         devices = fixes?.devices.filter { kept[$0] != nil } ?? []
         self.events = events.filter { device == nil || $0.device.isEmpty || $0.device == device }
+        self.regions = (regions?.regions ?? []).filter { region in
+            switch region.condition {
+            case .circle(let circle): return circle.level == chosen
+            case .zone(let id): return floor.zones.contains { $0.id == id }
+            case .beacon(let condition): return floor.beacons.contains { condition.matches($0.identity) }
+            }
+        }
         let longest = self.fixes.values.map(\.count).max() ?? 0
         ellipseEvery = max(1, Int((Double(longest) / 15).rounded(.up)))
 
@@ -70,6 +79,11 @@ public struct PlanPicture: Sendable {
             xs.append(vertex.x); ys.append(vertex.y)
         }
         for beacon in floor.beacons { xs.append(beacon.position.x); ys.append(beacon.position.y) }
+        for region in self.regions {
+            if case .circle(let c) = region.condition {
+                xs += [c.center.x - c.radius, c.center.x + c.radius]; ys += [c.center.y - c.radius, c.center.y + c.radius]
+            }
+        }
         for point in self.fixes.values.joined() { xs.append(point.x); ys.append(point.y) }
         for point in self.truth.values.joined() { xs.append(point.x); ys.append(point.y) }
         if xs.isEmpty { xs = [0, 10]; ys = [0, 10] }
@@ -108,6 +122,7 @@ public struct PlanPicture: Sendable {
         }
         if !floor.beacons.isEmpty { entries.append(("beacon", Palette.beacon, "beacon (minor)")) }
         if !floor.zones.isEmpty { entries.append(("zone", Palette.zone, "zone")) }
+        if !regions.isEmpty { entries.append(("region", Palette.region, "monitored region")) }
         if !events.isEmpty { entries.append(("event", Palette.region, "region event (● enter, ○ exit)")) }
         return entries
     }
@@ -163,6 +178,7 @@ public struct PlanPicture: Sendable {
             let label = ambiguous ? "\(beacon.identity.major):\(beacon.identity.minor)" : "\(beacon.identity.minor)"
             svg.text(x + 8, y - 5, label, [("fill", Palette.beacon), ("font-size", "11"), ("font-weight", "bold")] + Self.halo)
         }
+        drawRegions(into: &svg)
         drawScaleBar(into: &svg)
         drawNorth(into: &svg)
         for (entry, position) in zip(legendEntries, legendLayout(width: width)) {
@@ -178,7 +194,53 @@ public struct PlanPicture: Sendable {
         case "ellipse": svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
         case "beacon": svg.path([(x + 13, y - 7), (x + 19, y + 4), (x + 7, y + 4)], closed: true, [("fill", colour)])
         case "zone": svg.rect(x + 3, y - 6, 20, 12, [("fill", colour), ("fill-opacity", "0.25"), ("stroke", colour)])
+        case "region": svg.circle(x + 13, y, 7, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"), ("stroke-dasharray", "4 2")])
         default: svg.circle(x + 13, y, 5, [("fill", colour)])
+        }
+    }
+
+    /// Monitored regions: circles dashed, zone regions outlined, beacon regions as rings around
+    /// the beacons they match; each labelled with its id.
+    func drawRegions(into svg: inout SVGDocument) {
+        let style: [(String, String)] = [("fill", "none"), ("stroke", Palette.region), ("stroke-width", "2"), ("stroke-dasharray", "6 3")]
+        let label: [(String, String)] = [("fill", "#8B6508"), ("font-size", "12"), ("font-weight", "bold")] + Self.halo
+        for region in regions {
+            switch region.condition {
+            case .circle(let c):
+                let (x, y) = projection.pixel(c.center)
+                svg.circle(x, y, c.radius * projection.scale, [("fill", Palette.region), ("fill-opacity", "0.06")] + style.dropFirst())
+                svg.text(x, y - c.radius * projection.scale - 4, region.id, label + [("text-anchor", "middle")])
+            case .zone(let id):
+                guard let zone = floor.zones.first(where: { $0.id == id }) else { continue }
+                svg.path(zone.polygon.vertices.map(projection.pixel), closed: true, style)
+                let (x, y) = projection.pixel(Self.centroid(zone.polygon))
+                if region.id != zone.id && region.id != zone.name {
+                    svg.text(x, y + 16, region.id, label + [("text-anchor", "middle")])
+                }
+            case .beacon(let condition):
+                let matching = floor.beacons.filter { condition.matches($0.identity) }
+                // A wildcard matching many beacons is marked once, in the title; a specific one gets a ring.
+                if matching.count <= 3 {
+                    for beacon in matching {
+                        let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+                        svg.circle(x, y - 1, 13, style)
+                        svg.text(x - 16, y + 4, region.id, label + [("text-anchor", "end")])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a region's events are drawn when the device's position is unknown: a circle's
+    /// centre, a zone's centroid, a single beacon's position.
+    func anchor(of region: String) -> (Double, Double)? {
+        guard let definition = regions.first(where: { $0.id == region }) else { return nil }
+        switch definition.condition {
+        case .circle(let c): return projection.pixel(c.center)
+        case .zone(let id): return floor.zones.first { $0.id == id }.map { projection.pixel(Self.centroid($0.polygon)) }
+        case .beacon(let condition):
+            let matching = floor.beacons.filter { condition.matches($0.identity) }
+            return matching.count == 1 ? projection.pixel(matching[0].position.x, matching[0].position.y) : nil
         }
     }
 
@@ -291,7 +353,7 @@ public struct PlanPicture: Sendable {
             }
         }
         for event in events {
-            guard let (x, y) = location(of: event.device, at: event.timestamp) else { continue }
+            guard let (x, y) = location(of: event.device, at: event.timestamp) ?? anchor(of: event.region) else { continue }
             let entered = event.state == .satisfied
             svg.circle(x, y, 5, [("fill", entered ? Palette.region : "white"), ("stroke", Palette.region), ("stroke-width", "2")])
             svg.text(x + 7, y + 14, (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),

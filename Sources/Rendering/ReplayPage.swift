@@ -56,7 +56,7 @@ public struct ReplayPage: Sendable {
         }
         var events: [String] = []
         for event in picture.events {
-            let at = picture.location(of: event.device, at: event.timestamp)
+            let at = picture.location(of: event.device, at: event.timestamp) ?? picture.anchor(of: event.region)
             let label = event.region + (event.flag.map { " (\($0))" } ?? "")
             events.append("[\(Self.n(event.timestamp - start)),\(at.map { Self.n($0.0) } ?? "null"),\(at.map { Self.n($0.1) } ?? "null"),"
                 + "\(Self.jsString(label)),\(event.state == .satisfied),\(Self.jsString(event.device))]")

@@ -20,7 +20,8 @@ struct RenderCommand: ParsableCommand {
         --format html as a self-contained page that replays the track over the plan with a time \
         slider (nothing is fetched from the network). Fixes are the CSV of 'indoorpos locate' \
         (1-sigma ellipses from varX,varY,covXY when present, else the accuracy circle); the \
-        truth is timestamp,x,y[,floor,device]; events are the CSV of 'indoorpos monitor'.
+        truth is timestamp,x,y[,floor,device]; regions are the JSON of 'indoorpos monitor' and \
+        events its CSV.
         """
     )
 
@@ -32,6 +33,9 @@ struct RenderCommand: ParsableCommand {
 
     @Option(name: .long, help: "Truth CSV (timestamp,x,y[,floor,device]).")
     var truth: String?
+
+    @Option(name: .long, help: "Regions JSON (as for 'indoorpos monitor'): circles, zones and beacon regions are drawn.")
+    var regions: String?
 
     @Option(name: .long, help: "Region events CSV (timestamp,region,state[,device,refinement,flag]).")
     var events: String?
@@ -54,7 +58,9 @@ struct RenderCommand: ParsableCommand {
             let picture = try PlanPicture(
                 plan: floorPlan, fixes: try fixes.map(TrackTable.read(path:)),
                 truth: try truth.map(TrackTable.read(path:)),
-                events: try events.map(RegionEvent.read(path:)) ?? [], level: level, device: device)
+                events: try events.map(RegionEvent.read(path:)) ?? [],
+                regions: try regions.map { path throws(MonitorError) in try RegionsFile.load(path: path, plan: floorPlan) },
+                level: level, device: device)
             let out = try OutputFile(path: output)
             switch format {
             case .svg: out.write(picture.svg())

@@ -130,4 +130,28 @@ struct PlanPictureTests {
         #expect(svg.texts.contains("\"quoted\" <zone>"))
         #expect(svg.texts.contains("→ <r>"))
     }
+
+    @Test("regions: circles, zones and beacons drawn and labelled; events without fixes sit at their region")
+    func regions() throws {
+        let plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
+        let regions = try RegionsFile.load(path: Self.examples.appendingPathComponent("office-regions.json").path, plan: plan)
+        let events = try RegionEvent.read(text: "timestamp,region,state\n1,table,satisfied\n2,desk-7,satisfied\n3,table,unsatisfied\n")
+        let picture = try PlanPicture(plan: plan, events: events, regions: regions)
+        #expect(picture.regions.map(\.id) == regions.regions.map(\.id))
+        let svg = try #require(SVGElements.parse(picture.svg()))
+        #expect(svg.texts.contains("table") && svg.texts.contains("desk-7"))
+        #expect(!svg.texts.contains("site"))   // a wildcard over all 12 beacons gets no rings
+        // The table circle (10, 9) r 2.5 m, dashed; the events without a track sit at its centre.
+        let (cx, cy) = picture.projection.pixel(10, 9)
+        let circles = svg.elements.filter { $0.name == "circle" && $0.attributes["stroke-dasharray"] != nil }
+        let table = circles.first { abs((Double($0.attributes["r"] ?? "") ?? 0) - 2.5 * picture.projection.scale) < 0.01 }
+        #expect(table != nil)
+        let marks = svg.elements.filter { $0.name == "circle" && $0.attributes["r"] == "5" && $0.attributes["stroke"] != nil }
+        #expect(marks.count == 3)
+        #expect(marks.filter { abs(Double($0.attributes["cx"]!)! - cx) < 0.01 && abs(Double($0.attributes["cy"]!)! - cy) < 0.01 }.count == 2)
+        #expect(svg.texts.contains("→ table") && svg.texts.contains("← table") && svg.texts.contains("→ desk-7"))
+        // Regions of another floor are left out.
+        let upstairs = try RegionsFile(jsonData: Data(#"{"regions": [{"id": "up", "circle": {"x": 1, "y": 1, "radius": 1, "level": 1}}]}"#.utf8), plan: plan)
+        #expect(try PlanPicture(plan: plan, regions: upstairs).regions.isEmpty)
+    }
 }

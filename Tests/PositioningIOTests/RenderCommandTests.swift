@@ -43,6 +43,7 @@ struct RenderCommandTests {
             (["--fixes", try file("header.csv", "timestamp,x,y\n")], "no data rows"),
             (["--truth", try file("bad-truth.csv", "timestamp,x\n0,1\n")], "required column 'y'"),
             (["--events", try file("events.csv", "timestamp,region,state\n1,desk,inside\n")], "satisfied or unsatisfied"),
+            (["--regions", try file("regions.json", #"{"regions": [{"id": "r", "zone": "kitchen"}]}"#)], "kitchen"),
         ]
         for format in ["svg", "html"] {
             for (arguments, message) in cases {
