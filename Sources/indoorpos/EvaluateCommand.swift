@@ -27,7 +27,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "A name per --fixes, in the same order (default: the file names).")
     var label: [String] = []
 
-    @Option(name: .long, help: "Output format: text, json or markdown.")
+    @Option(name: .long, help: "Output format: a table per run, JSON, or a Markdown table with a row per run.")
     var format: EvaluationFormat = .text
 
     @Option(name: .long, help: "Also write the error CDF of every run as an SVG chart here.")

@@ -46,7 +46,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Draw only this device.")
     var device: String?
 
-    @Option(name: .long, help: "Output format: svg or html.")
+    @Option(name: .long, help: "Output format: an SVG picture or an HTML replay page.")
     var format: RenderFormat = .svg
 
     @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
