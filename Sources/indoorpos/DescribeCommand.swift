@@ -43,7 +43,7 @@ struct PlanDescription {
         lines.append("defaults: measured power \(Self.f(d.measuredPower, 1)) dBm at 1 m, path-loss exponent "
             + "\(Self.f(d.pathLossExponent)), receiver height \(Self.f(d.receiverHeight)) m")
         if let g = plan.georeference {
-            lines.append("georeference: origin \(Self.f(g.latitude, 6))° N, \(Self.f(g.longitude, 6))° E, "
+            lines.append("georeference: origin latitude \(Self.f(g.latitude, 6))°, longitude \(Self.f(g.longitude, 6))°, "
                 + "y axis bearing \(Self.f(g.bearing, 1))° (GeoJSON output possible)")
         } else {
             lines.append("georeference: none (GeoJSON output needs one)")
