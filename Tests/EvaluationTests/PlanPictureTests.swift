@@ -154,4 +154,17 @@ struct PlanPictureTests {
         let upstairs = try RegionsFile(jsonData: Data(#"{"regions": [{"id": "up", "circle": {"x": 1, "y": 1, "radius": 1, "level": 1}}]}"#.utf8), plan: plan)
         #expect(try PlanPicture(plan: plan, regions: upstairs).regions.isEmpty)
     }
+
+    @Test("one floor per picture: the floor with the most fixes by default, the others left out")
+    func floors() throws {
+        let square = Polygon([Point2D(x: 0, y: 0), Point2D(x: 10, y: 0), Point2D(x: 10, y: 10), Point2D(x: 0, y: 10)])
+        let plan = try FloorPlan(name: "two floors", floors: [Floor(level: 0, outline: square), Floor(level: 1, outline: square)])
+        let fixes = try TrackTable.read(text: "timestamp,x,y,floor\n0,1,1,0\n1,2,2,1\n2,3,3,1\n3,4,4,1\n")
+        let busiest = try PlanPicture(plan: plan, fixes: fixes)
+        #expect(busiest.floor.level == 1 && busiest.fixes[""]?.count == 3)
+        let ground = try PlanPicture(plan: plan, fixes: fixes, level: 0)
+        #expect(ground.fixes[""]?.count == 1)
+        #expect(ground.title == "two floors — level 0")
+        #expect(try PlanPicture(plan: plan).floor.level == 0)   // no fixes: the first floor
+    }
 }
