@@ -61,6 +61,9 @@ struct RenderCommand: ParsableCommand {
                 events: try events.map(RegionEvent.read(path:)) ?? [],
                 regions: try regions.map { path throws(MonitorError) in try RegionsFile.load(path: path, plan: floorPlan) },
                 level: level, device: device)
+            if fixes != nil && picture.fixes.isEmpty {
+                FileHandle.standardError.write(Data("note: no fix lies on level \(picture.floor.level); the picture shows the plan only\n".utf8))
+            }
             let out = try OutputFile(path: output)
             switch format {
             case .svg: out.write(picture.svg())
