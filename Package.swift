@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,10 +43,13 @@ let package = Package(
             dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"]
         ),
         .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
+        .target(name: "Evaluation", dependencies: ["PositioningIO"]),
+        .target(name: "Rendering", dependencies: ["Evaluation"]),
         .executableTarget(
             name: "indoorpos",
             dependencies: [
                 "PositioningIO",
+                "Rendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,6 +75,11 @@ let package = Package(
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "TestSupport"]),
+        .testTarget(
+            name: "EvaluationTests",
+            dependencies: ["Rendering", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "IndoorPositioningTests",
             dependencies: ["IndoorPositioning", "PositioningIO", "TestSupport"]

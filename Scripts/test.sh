@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, installing LAPACK/BLAS first when they are missing:
-# the Python reference pipelines' tests (when python3 has numpy and scipy), then every Swift test.
+# the Python reference pipelines' tests (when python3 has numpy and scipy), every Swift test, the
+# HTML replay check in headless Chromium (when installed) and the documentation build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-lapack.sh
@@ -11,3 +12,8 @@ else
 fi
 swift build --build-tests "$@"
 swift test --skip-build "$@"
+# The HTML replay page in headless Chromium (skipped with a message where Chromium is absent).
+bash Scripts/check-replay.sh
+# The DocC catalog builds with every documentation warning as an error.
+swift package generate-documentation --target IndoorPositioning --warnings-as-errors >/dev/null
+echo "test.sh: documentation for IndoorPositioning builds without warnings"

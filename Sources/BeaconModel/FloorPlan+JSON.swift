@@ -23,8 +23,10 @@ extension FloorPlan {
     /// ``PlanDefaults`` defaults), `floors` (required array) with `level` (required integer),
     /// `name`, `elevation` (metres, default 0), `outline`, `zones` (`id`, `name`, `polygon`) and
     /// `beacons` (`uuid`, `major`, `minor`, `x`, `y` required; `z` metres above the floor,
-    /// default 0; `measuredPower` dBm and `pathLossExponent` optional). The uuid is
-    /// case-insensitive. Unknown keys are ignored.
+    /// default 0; `measuredPower` dBm and `pathLossExponent` optional), and the optional
+    /// `georeference` (`latitude`, `longitude` in degrees WGS 84 required, `bearing` of the
+    /// plan's +y axis in degrees clockwise from north, default 0; see ``Georeference``). The
+    /// uuid is case-insensitive. Unknown keys are ignored.
     /// - Throws: ``FloorPlanError`` naming the first problem, its JSON path and its value.
     public init(jsonData: Data) throws(FloorPlanError) {
         let root = JSONNode(value: try JSONParser.parse(Array(jsonData)), path: "")
@@ -47,7 +49,8 @@ extension FloorPlan {
         for node in try top.required("floors").array() {
             floors.append(try FloorPlan.decodeFloor(node))
         }
-        try self.init(name: name, defaults: defaults, floors: floors)
+        let georeference = try top.optional("georeference").map(FloorPlan.decodeGeoreference)
+        try self.init(name: name, defaults: defaults, floors: floors, georeference: georeference)
     }
 
     /// The largest plan file ``load(path:)`` reads, bytes (16 MiB).
@@ -106,6 +109,14 @@ extension FloorPlan {
         return defaults
     }
 
+    private static func decodeGeoreference(_ node: JSONNode) throws(FloorPlanError) -> Georeference {
+        let object = try node.object()
+        return Georeference(
+            latitude: try object.required("latitude").double(in: Georeference.latitudeRange, unit: "degrees"),
+            longitude: try object.required("longitude").double(in: Georeference.longitudeRange, unit: "degrees"),
+            bearing: try object.optional("bearing")?.double(in: Georeference.bearingRange, unit: "degrees") ?? 0)
+    }
+
     private static func decodeFloor(_ node: JSONNode) throws(FloorPlanError) -> Floor {
         let object = try node.object()
         let level = try object.required("level").integer(in: levelRange)
@@ -147,7 +158,7 @@ extension FloorPlan {
 
     /// The plan as a JSON value in the file format.
     var jsonValue: JSONValue {
-        .object([
+        var members: [(key: String, value: JSONValue)] = [
             ("formatVersion", .number(FloorPlan.currentFormatVersion)),
             ("name", .string(name)),
             ("defaults", .object([
@@ -156,7 +167,15 @@ extension FloorPlan {
                 ("receiverHeight", .number(defaults.receiverHeight)),
             ])),
             ("floors", .array(floors.map(FloorPlan.jsonValue(of:)))),
-        ])
+        ]
+        if let georeference {
+            members.append(("georeference", .object([
+                ("latitude", .number(georeference.latitude)),
+                ("longitude", .number(georeference.longitude)),
+                ("bearing", .number(georeference.bearing)),
+            ])))
+        }
+        return .object(members)
     }
 
     private static func jsonValue(of floor: Floor) -> JSONValue {

@@ -81,4 +81,21 @@ extension FloorPlan {
             throw .selfIntersecting(path: path, edge: edge, otherEdge: otherEdge)
         }
     }
+
+    /// Checks a georeference's ranges (finite, latitude within ±89.9°, longitude within ±180°,
+    /// bearing within ±360°).
+    static func validate(_ georeference: Georeference, path: String) throws(FloorPlanError) {
+        let checks: [(String, Double, ClosedRange<Double>)] = [
+            ("latitude", georeference.latitude, Georeference.latitudeRange),
+            ("longitude", georeference.longitude, Georeference.longitudeRange),
+            ("bearing", georeference.bearing, Georeference.bearingRange),
+        ]
+        for (key, value, range) in checks {
+            try checkFinite(value, path: "\(path).\(key)")
+            guard range.contains(value) else {
+                throw .outOfRange(path: "\(path).\(key)", value: value.description,
+                                  range: "\(range.lowerBound)...\(range.upperBound) degrees")
+            }
+        }
+    }
 }

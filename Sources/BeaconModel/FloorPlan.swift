@@ -13,6 +13,8 @@ public struct FloorPlan: Sendable, Hashable {
     public private(set) var defaults: PlanDefaults
     /// The floors, in the order given.
     public private(set) var floors: [Floor]
+    /// Where the plan lies on the Earth, if known (needed for GeoJSON output).
+    public private(set) var georeference: Georeference?
 
     /// Identity → (floor index, beacon index).
     private var index: [BeaconIdentity: BeaconLocation]
@@ -24,11 +26,14 @@ public struct FloorPlan: Sendable, Hashable {
 
     /// A validated plan.
     /// - Throws: ``FloorPlanError`` naming the first problem found, with its JSON path.
-    public init(name: String, defaults: PlanDefaults = PlanDefaults(), floors: [Floor]) throws(FloorPlanError) {
+    public init(name: String, defaults: PlanDefaults = PlanDefaults(), floors: [Floor],
+                georeference: Georeference? = nil) throws(FloorPlanError) {
         try FloorPlan.validate(defaults: defaults, floors: floors)
+        if let georeference { try FloorPlan.validate(georeference, path: "georeference") }
         self.name = name
         self.defaults = defaults
         self.floors = floors
+        self.georeference = georeference
         var index: [BeaconIdentity: BeaconLocation] = [:]
         for (f, floor) in floors.enumerated() {
             for (b, beacon) in floor.beacons.enumerated() {

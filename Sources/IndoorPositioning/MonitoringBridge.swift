@@ -28,7 +28,7 @@ extension RegionMonitor {
     }
 
     /// Takes the beacons that `engine`'s consistency watch has set apart, so that entries they
-    /// cause are flagged ``PlausibilityFlag/setApart``.
+    /// cause are flagged `PlausibilityFlag.setApart`.
     public mutating func takeSetApartBeacons(from engine: PositioningEngine) {
         setApartBeacons = Set(engine.inconsistentBeacons)
     }

@@ -21,15 +21,15 @@ extension PositioningEngine {
         /// Kalman tracking or raw fixes. Default ``TrackingMode/kalman``.
         public var tracking: TrackingMode
         /// The tracker's tuning (its receiver height and outline are set by the engine from the
-        /// plan). Default: ``TrackerConfiguration``'s walking defaults.
+        /// plan). Default: `TrackerConfiguration`'s walking defaults.
         public var tracker: TrackerConfiguration
         /// The solver's settings for each epoch's fix (its dimension, outline and floor
         /// elevations are set by the engine from the plan). Default: maximum likelihood, robust.
         public var solver: TrilaterationSolver.Configuration
-        /// The floor rule. Default: ``FloorEstimator/Configuration``'s defaults.
+        /// The floor rule. Default: `FloorEstimator.Configuration`'s defaults.
         public var floor: FloorEstimator.Configuration
         /// Shadowing standard deviation of a single RSSI sample, dB, used for every beacon when
-        /// set; otherwise each beacon's calibrated σ (or ``PathLossModel/defaultSigma``).
+        /// set; otherwise each beacon's calibrated σ (or `PathLossModel.defaultSigma`).
         /// Calibrations made from long static averages understate a walking phone's scatter;
         /// set this (for example 6 dB) for them.
         public var sampleSigma: Double?

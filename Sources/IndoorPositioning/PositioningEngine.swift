@@ -165,6 +165,9 @@ public struct PositioningEngine: Sendable {
     /// Positions a whole batch of samples (any order; each device's are sorted by time).
     /// - Parameters:
     ///   - samples: the samples.
+    ///   - plan: the floor plan (beacon placements, outlines, defaults).
+    ///   - calibration: per-beacon path-loss models that override the plan's values.
+    ///   - configuration: the engine's settings.
     ///   - smooth: also run the Rauch–Tung–Striebel smoother (Kalman tracking only).
     /// - Returns: the reports, grouped by device and in time order within each.
     public static func locate(_ samples: [RSSISample], plan: FloorPlan,

@@ -7,8 +7,9 @@ public enum FixFormat: String, Sendable, CaseIterable {
     case csv
     /// One JSON object per line with the same fields.
     case jsonl
-    /// A GeoJSON FeatureCollection of Point features in the building's local metric frame
-    /// (x east, y north; no geographic reference), properties as in the CSV.
+    /// A GeoJSON (RFC 7946) FeatureCollection in WGS 84 longitude/latitude: the floor outlines,
+    /// a Point feature per fix with the CSV's columns as properties, and each device's track as
+    /// a LineString. Needs the plan's ``Georeference``.
     case geojson
 }
 
@@ -20,10 +21,14 @@ public final class FixWriter {
     private let includeDevice: Bool
     private let includeDeviceOffset: Bool
     private var written = 0
+    private var geoJSON: GeoJSONFeatures?
 
     /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices),
     /// `includeDeviceOffset` a last `device_offset` column (dB, empty where none applies).
-    public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false) {
+    /// `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
+    /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
+    public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
+                plan: FloorPlan? = nil) throws(GeoJSONError) {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
@@ -35,7 +40,10 @@ public final class FixWriter {
         case .jsonl:
             break
         case .geojson:
-            output.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
+            guard let plan else { throw .noGeoreference(plan: "") }
+            var features = try GeoJSONFeatures(plan: plan)
+            output.write(features.header(plan: plan))
+            geoJSON = features
         }
     }
 
@@ -58,15 +66,14 @@ public final class FixWriter {
         case .jsonl:
             output.write(properties(report) + "\n")
         case .geojson:
-            let geometry = "{\"type\":\"Point\",\"coordinates\":[\(Self.number(report.position.x)),\(Self.number(report.position.y))]}"
-            output.write((written > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":\(properties(report))}")
+            if let start = geoJSON?.pointStart(report) { output.write(start + properties(report) + "}") }
         }
         written += 1
     }
 
     /// Writes what a format needs at the end and commits the output.
     public func finish() throws(CSVError) {
-        if format == .geojson { output.write("\n]}\n") }
+        if let text = geoJSON?.footer() { output.write(text) }
         try output.commit()
     }
 

@@ -29,7 +29,7 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Fitting method: least-squares, huber, bisquare or trimmed (overrides --robust).")
     var method: Method?
 
-    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5 (default 0.1).")
+    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.")
     var trimFraction: Double = 0.1
 
     @Option(name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).")

@@ -129,9 +129,9 @@ struct LocateCommand: ParsableCommand {
             configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
 
-            let writer = FixWriter(output: try OutputFile(path: output),
-                                   format: format, includeDevice: order.hasDevices,
-                                   includeDeviceOffset: reportDeviceOffset)
+            let writer = try FixWriter(output: try OutputFile(path: output),
+                                       format: format, includeDevice: order.hasDevices,
+                                       includeDeviceOffset: reportDeviceOffset, plan: floorPlan)
             let progress = Progress(enabled: !quiet, total: order.rows)
             var held: [PositionReport] = []
             func emit(_ reports: [PositionReport]) {

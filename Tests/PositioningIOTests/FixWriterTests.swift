@@ -8,10 +8,15 @@ struct FixWriterTests {
         timestamp: 12.5, device: "phone, A", position: Point3D(x: 1.23456, y: -2, z: 1.2), level: 0,
         accuracy: 0.75, zone: "lobby", source: .tracked, beaconCount: 5)
 
+    static let georeferenced = try! FloorPlan(
+        name: "geo", floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0, y: 10), Point2D(x: 10, y: 10)]))],
+        georeference: Georeference(latitude: 45, longitude: 7, bearing: 0))
+
     func written(_ format: FixFormat, device: Bool) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = FixWriter(output: try OutputFile(path: url.path), format: format, includeDevice: device)
+        let writer = try FixWriter(output: try OutputFile(path: url.path), format: format, includeDevice: device,
+                                   plan: Self.georeferenced)
         writer.write(Self.report)
         writer.write(Self.report)
         try writer.finish()
@@ -39,9 +44,25 @@ struct FixWriterTests {
         let geo = try #require(try JSONSerialization.jsonObject(with: Data(try written(.geojson, device: false).utf8)) as? [String: Any])
         #expect(geo["type"] as? String == "FeatureCollection")
         let features = try #require(geo["features"] as? [[String: Any]])
-        #expect(features.count == 2)
-        let geometry = try #require(features[0]["geometry"] as? [String: Any])
-        #expect(geometry["coordinates"] as? [Double] == [1.235, -2.0])
+        #expect(features.count == 4)   // the outline, two fixes, one track
+        let kinds = features.map { ($0["geometry"] as? [String: Any])?["type"] as? String }
+        #expect(kinds == ["Polygon", "Point", "Point", "LineString"])
+        // (1.23456, −2) m from an origin at 45° N 7° E, y north: at 45°, 1° of longitude is
+        // 78 846.8 m and 1° of latitude 111 132.9 m (WGS 84).
+        let coordinates = try #require((features[1]["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+        #expect(abs(coordinates[0] - (7 + 1.23456 / 78_846.8)) < 1e-7)
+        #expect(abs(coordinates[1] - (45 - 2 / 111_132.9)) < 1e-7)
+        // The outline's ring is closed and turned counter-clockwise (it was clockwise in the plan).
+        let ring = try #require(((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
+        #expect(ring.count == 4 && ring.first == ring.last)
+        #expect(ring.contains([7, 45]))   // the plan origin is the georeference origin
+        var twiceArea = 0.0
+        for i in 0..<3 { twiceArea += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1] }
+        #expect(twiceArea > 0)
+        #expect(throws: GeoJSONError.self) {
+            _ = try FixWriter(output: try OutputFile(path: nil), format: .geojson, includeDevice: false,
+                              plan: try FloorPlan(name: "plain", floors: [Floor(level: 0)]))
+        }
     }
 
     @Test("committing over an existing file replaces it")

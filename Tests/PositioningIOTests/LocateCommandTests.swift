@@ -93,10 +93,28 @@ struct LocateCommandTests {
         #expect(jsonl.count == csv.count - 1)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(jsonl[0].utf8)) as? [String: Any])
         #expect((first["x"] as? Double).map { String(format: "%.3f", $0) } == csv[1][1])
-        let geo = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--format", "geojson", "--smooth"])
+        // The bundled plan has no georeference: GeoJSON is refused with one line.
+        let refused = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--format", "geojson"])
+        #expect(refused.status != 0 && refused.stderr.contains("no \"georeference\""))
+        #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stdout.isEmpty)
+        var planText = try String(contentsOfFile: Self.plan, encoding: .utf8)
+        planText = planText.replacingOccurrences(
+            of: "\"floors\"", with: "\"georeference\": {\"latitude\": 41.0849, \"longitude\": 29.0510, \"bearing\": 0}, \"floors\"")
+        let geoPlan = path("geo-plan.json")
+        try planText.write(toFile: geoPlan, atomically: true, encoding: .utf8)
+        let geo = try Tool.run(["locate", "--plan", geoPlan, "--rssi", Self.rssi, "--format", "geojson", "--smooth"])
         #expect(geo.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(geo.stdout.utf8)) as? [String: Any])
-        #expect((object["features"] as? [Any])?.count == csv.count - 1)
+        let features = try #require(object["features"] as? [[String: Any]])
+        let types = features.map { ($0["geometry"] as? [String: Any])?["type"] as? String ?? "" }
+        #expect(types.filter { $0 == "Point" }.count == csv.count - 1)
+        #expect(types.filter { $0 == "LineString" }.count == 3)   // one track per device
+        #expect(types.first == "Polygon")                         // the floor outline
+        // Every fix lands within the 21 × 18 m office around the origin (Istanbul, not the Gulf of Guinea).
+        for feature in features where (feature["geometry"] as? [String: Any])?["type"] as? String == "Point" {
+            let c = try #require((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double])
+            #expect(c[0] > 29.0509 && c[0] < 29.0513 && c[1] > 41.0848 && c[1] < 41.0851)
+        }
     }
 
     @Test("bad arguments and files give one line on stderr and a non-zero status", arguments: [

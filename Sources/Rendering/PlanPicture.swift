@@ -1,0 +1,372 @@
+import Foundation
+
+/// A picture of one floor: its outline, zones with their names, beacons labelled with their
+/// minor, the estimated track of each device in its own colour, the true track, 1-σ error
+/// ellipses every few fixes, region events where they happened, a scale bar in metres and a
+/// legend. ``svg()`` gives the SVG document; ``ReplayPage`` builds on the same layers.
+public struct PlanPicture: Sendable {
+    /// The plan drawn.
+    public let plan: FloorPlan
+    /// The floor drawn.
+    public let floor: Floor
+    /// Fixes on this floor per device (devices in ``devices`` order), time-sorted.
+    public let fixes: [String: [TrackPoint]]
+    /// Truth on this floor per device ("" for a truth without devices), time-sorted.
+    public let truth: [String: [TrackPoint]]
+    /// Region events (of the drawn devices), time-sorted.
+    public let events: [RegionEvent]
+    /// Monitored regions drawn on this floor (circles of this level, zones, beacon conditions).
+    public let regions: [RegionDefinition]
+    /// Devices with fixes, in colour order.
+    public let devices: [String]
+    /// Metres to pixels.
+    public let projection: PlanProjection
+    /// Every how many fixes an ellipse is drawn.
+    public let ellipseEvery: Int
+
+    /// A white outline behind text, so labels stay readable over tracks.
+    static let halo = [("stroke", "white"), ("stroke-width", "3"), ("paint-order", "stroke"), ("stroke-linejoin", "round")]
+
+    static let margin = 1.0, titleHeight = 34.0, side = 16.0, legendRowHeight = 20.0
+
+    /// A picture of the floor at `level` (default: the floor with the most fixes, else the
+    /// first), of one `device` (default: all).
+    /// - Throws: ``EvaluationError/unknownLevel(_:available:)`` when the plan has no such
+    ///   floor, ``EvaluationError/unknownDevice(_:available:)`` when no file names the device.
+    public init(plan: FloorPlan, fixes: TrackTable? = nil, truth: TrackTable? = nil, events: [RegionEvent] = [],
+                regions: RegionsFile? = nil, level: Int? = nil, device: String? = nil, maximumSize: (width: Double, height: Double) = (820, 640))
+        throws(EvaluationError) {
+        self.plan = plan
+        let chosen = level ?? PlanPicture.busiestLevel(plan: plan, fixes: fixes)
+        guard let floor = plan.floor(level: chosen) else {
+            throw .unknownLevel(chosen, available: plan.floors.map(\.level))
+        }
+        self.floor = floor
+        if let device {
+            let known = Set((fixes?.tracks.keys).map(Array.init) ?? []).union((truth?.tracks.keys).map(Array.init) ?? [])
+            guard known.contains(device) else {
+                throw .unknownDevice(device, available: known.sorted().filter { !$0.isEmpty })
+            }
+        }
+        func onFloor(_ table: TrackTable?, keepAll: Bool) -> [String: [TrackPoint]] {
+            guard let table else { return [:] }
+            var result: [String: [TrackPoint]] = [:]
+            for (name, points) in table.tracks where keepAll || device == nil || name == device {
+                let kept = points.filter { $0.floor == nil || $0.floor == chosen }
+                if !kept.isEmpty { result[name] = kept }
+            }
+            return result
+        }
+        self.fixes = onFloor(fixes, keepAll: false)
+        // A truth without devices belongs to every device.
+        self.truth = onFloor(truth, keepAll: truth.map { !$0.hasDevices } ?? false)
+        let kept = self.fixes
+        devices = fixes?.devices.filter { kept[$0] != nil } ?? []
+        self.events = events.filter { device == nil || $0.device.isEmpty || $0.device == device }
+        self.regions = (regions?.regions ?? []).filter { region in
+            switch region.condition {
+            case .circle(let circle): return circle.level == chosen
+            case .zone(let id): return floor.zones.contains { $0.id == id }
+            case .beacon(let condition): return floor.beacons.contains { condition.matches($0.identity) }
+            }
+        }
+        let longest = self.fixes.values.map(\.count).max() ?? 0
+        ellipseEvery = max(1, Int((Double(longest) / 15).rounded(.up)))
+
+        // The shown rectangle: everything on the floor, plus a margin.
+        var xs: [Double] = [], ys: [Double] = []
+        for vertex in (floor.outline?.vertices ?? []) + floor.zones.flatMap(\.polygon.vertices) {
+            xs.append(vertex.x); ys.append(vertex.y)
+        }
+        for beacon in floor.beacons { xs.append(beacon.position.x); ys.append(beacon.position.y) }
+        for region in self.regions {
+            if case .circle(let c) = region.condition {
+                xs += [c.center.x - c.radius, c.center.x + c.radius]; ys += [c.center.y - c.radius, c.center.y + c.radius]
+            }
+        }
+        for point in self.fixes.values.joined() { xs.append(point.x); ys.append(point.y) }
+        for point in self.truth.values.joined() { xs.append(point.x); ys.append(point.y) }
+        if xs.isEmpty { xs = [0, 10]; ys = [0, 10] }
+        let m = PlanPicture.margin
+        projection = PlanProjection(minX: xs.min()! - m, minY: ys.min()! - m, maxX: xs.max()! + m, maxY: ys.max()! + m,
+                                    width: maximumSize.width, height: maximumSize.height,
+                                    left: PlanPicture.side, top: PlanPicture.titleHeight)
+    }
+
+    /// The level with the most fixes, or the plan's first floor when no fix names a floor.
+    static func busiestLevel(plan: FloorPlan, fixes: TrackTable?) -> Int {
+        let counts = fixes?.pointsPerFloor ?? [:]
+        let best = counts.filter { plan.floor(level: $0.key) != nil }.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
+        return best?.key ?? plan.floors[0].level
+    }
+
+    /// The colour of a device's track.
+    public func colour(of device: String) -> String {
+        Palette.series(devices.firstIndex(of: device) ?? 0)
+    }
+
+    /// The picture's title: plan name, floor name and level.
+    public var title: String {
+        let floorName = floor.name.map { "\($0) (level \(floor.level))" } ?? "level \(floor.level)"
+        return plan.name.isEmpty ? floorName : "\(plan.name) — \(floorName)"
+    }
+
+    /// Legend entries: (kind, colour, label).
+    var legendEntries: [(kind: String, colour: String, label: String)] {
+        var entries: [(String, String, String)] = []
+        for device in devices { entries.append(("track", colour(of: device), device.isEmpty ? "estimated track" : device)) }
+        if !truth.isEmpty { entries.append(("truth", Palette.truth, "true track")) }
+        if !fixes.isEmpty {
+            entries.append(("ellipse", devices.count == 1 ? colour(of: devices[0]) : "#777777",
+                            "1-σ error ellipse (every \(ellipseEvery == 1 ? "fix" : "\(ellipseEvery) fixes"))"))
+        }
+        if !floor.beacons.isEmpty { entries.append(("beacon", Palette.beacon, "beacon (minor)")) }
+        if !floor.zones.isEmpty { entries.append(("zone", Palette.zone, "zone")) }
+        if !regions.isEmpty { entries.append(("region", Palette.region, "monitored region")) }
+        if !events.isEmpty { entries.append(("event", Palette.region, "region event (● enter, ○ exit)")) }
+        return entries
+    }
+
+    /// Picture size, pixels: the plan, the title above, the scale bar and legend below.
+    public var size: (width: Double, height: Double) {
+        let width = max(projection.pixelWidth + 2 * Self.side, 420)
+        return (width, legendTop + legendHeight(width: width) + 8)
+    }
+
+    var legendTop: Double { projection.top + projection.pixelHeight + 44 }
+
+    func legendLayout(width: Double) -> [(x: Double, y: Double)] {
+        var x = Self.side, y = legendTop
+        var positions: [(Double, Double)] = []
+        for entry in legendEntries {
+            let w = 34 + Double(entry.label.count) * 6.6 + 18
+            if x + w > width - Self.side, x > Self.side { x = Self.side; y += Self.legendRowHeight }
+            positions.append((x, y))
+            x += w
+        }
+        return positions
+    }
+
+    func legendHeight(width: Double) -> Double {
+        guard let last = legendLayout(width: width).last else { return 0 }
+        return last.y - legendTop + Self.legendRowHeight
+    }
+
+    /// The static layers (everything but the tracks): background, title, outline, zones, beacons,
+    /// scale bar and legend.
+    func drawPlan(into svg: inout SVGDocument) {
+        let (width, _) = size
+        svg.rect(0, 0, svg.width, svg.height, [("fill", "white")])
+        svg.text(Self.side, 22, title, [("font-size", "15"), ("font-weight", "bold")])
+        if let outline = floor.outline {
+            svg.path(outline.vertices.map(projection.pixel), closed: true,
+                     [("fill", "#f6f6f2"), ("stroke", Palette.outline), ("stroke-width", "2")])
+        }
+        for zone in floor.zones {
+            svg.path(zone.polygon.vertices.map(projection.pixel), closed: true,
+                     [("fill", Palette.zone), ("fill-opacity", "0.25"), ("stroke", Palette.zone), ("stroke-width", "1")])
+            let (cx, cy) = projection.pixel(Self.centroid(zone.polygon))
+            svg.text(cx, cy, zone.name ?? zone.id, [("text-anchor", "middle"), ("fill", "#2F5D8A"), ("font-size", "13"),
+                                                    ("font-style", "italic")] + Self.halo)
+        }
+        let minors = floor.beacons.map(\.identity.minor)
+        let ambiguous = Set(minors).count < minors.count
+        for beacon in floor.beacons {
+            let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+            svg.path([(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)], closed: true,
+                     [("fill", Palette.beacon), ("stroke", "white"), ("stroke-width", "1")])
+            let label = ambiguous ? "\(beacon.identity.major):\(beacon.identity.minor)" : "\(beacon.identity.minor)"
+            svg.text(x + 8, y - 5, label, [("fill", Palette.beacon), ("font-size", "11"), ("font-weight", "bold")] + Self.halo)
+        }
+        drawRegions(into: &svg)
+        drawScaleBar(into: &svg)
+        drawNorth(into: &svg)
+        for (entry, position) in zip(legendEntries, legendLayout(width: width)) {
+            Self.drawLegendSwatch(entry.kind, entry.colour, x: position.x, y: position.y, into: &svg)
+            svg.text(position.x + 32, position.y + 4, entry.label)
+        }
+    }
+
+    static func drawLegendSwatch(_ kind: String, _ colour: String, x: Double, y: Double, into svg: inout SVGDocument) {
+        switch kind {
+        case "track": svg.line(x, y, x + 26, y, [("stroke", colour), ("stroke-width", "2.5")])
+        case "truth": svg.line(x, y, x + 26, y, [("stroke", colour), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3")])
+        case "ellipse": svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
+        case "beacon": svg.path([(x + 13, y - 7), (x + 19, y + 4), (x + 7, y + 4)], closed: true, [("fill", colour)])
+        case "zone": svg.rect(x + 3, y - 6, 20, 12, [("fill", colour), ("fill-opacity", "0.25"), ("stroke", colour)])
+        case "region": svg.circle(x + 13, y, 7, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"), ("stroke-dasharray", "4 2")])
+        default: svg.circle(x + 13, y, 5, [("fill", colour)])
+        }
+    }
+
+    /// Monitored regions: circles dashed, zone regions outlined, beacon regions as rings around
+    /// the beacons they match; each labelled with its id.
+    func drawRegions(into svg: inout SVGDocument) {
+        let style: [(String, String)] = [("fill", "none"), ("stroke", Palette.region), ("stroke-width", "2"), ("stroke-dasharray", "6 3")]
+        let label: [(String, String)] = [("fill", "#8B6508"), ("font-size", "12"), ("font-weight", "bold")] + Self.halo
+        for region in regions {
+            switch region.condition {
+            case .circle(let c):
+                let (x, y) = projection.pixel(c.center)
+                svg.circle(x, y, c.radius * projection.scale, [("fill", Palette.region), ("fill-opacity", "0.06")] + style.dropFirst())
+                svg.text(x, y - c.radius * projection.scale - 4, region.id, label + [("text-anchor", "middle")])
+            case .zone(let id):
+                guard let zone = floor.zones.first(where: { $0.id == id }) else { continue }
+                svg.path(zone.polygon.vertices.map(projection.pixel), closed: true, style)
+                let (x, y) = projection.pixel(Self.centroid(zone.polygon))
+                if region.id != zone.id && region.id != zone.name {
+                    svg.text(x, y + 16, region.id, label + [("text-anchor", "middle")])
+                }
+            case .beacon(let condition):
+                let matching = floor.beacons.filter { condition.matches($0.identity) }
+                // A wildcard matching many beacons is marked once, in the title; a specific one gets a ring.
+                if matching.count <= 3 {
+                    for beacon in matching {
+                        let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+                        svg.circle(x, y - 1, 13, style)
+                        svg.text(x - 16, y + 4, region.id, label + [("text-anchor", "end")])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a region's events are drawn when the device's position is unknown: a circle's
+    /// centre, a zone's centroid, a single beacon's position.
+    func anchor(of region: String) -> (Double, Double)? {
+        guard let definition = regions.first(where: { $0.id == region }) else { return nil }
+        switch definition.condition {
+        case .circle(let c): return projection.pixel(c.center)
+        case .zone(let id): return floor.zones.first { $0.id == id }.map { projection.pixel(Self.centroid($0.polygon)) }
+        case .beacon(let condition):
+            let matching = floor.beacons.filter { condition.matches($0.identity) }
+            return matching.count == 1 ? projection.pixel(matching[0].position.x, matching[0].position.y) : nil
+        }
+    }
+
+    /// A scale bar of a round length (about a fifth of the plan's width) under the plan.
+    func drawScaleBar(into svg: inout SVGDocument) {
+        let metres = Self.roundLength((projection.maxX - projection.minX) / 5)
+        let length = metres * projection.scale
+        let x = Self.side, y = projection.top + projection.pixelHeight + 18
+        svg.line(x, y, x + length, y, [("stroke", "black"), ("stroke-width", "2")])
+        for tickX in [x, x + length / 2, x + length] {
+            svg.line(tickX, y - 5, tickX, y + 1, [("stroke", "black"), ("stroke-width", "1.5")])
+        }
+        svg.text(x + length + 6, y + 4, "\(SVGDocument.number(metres)) m")
+    }
+
+    func drawNorth(into svg: inout SVGDocument) {
+        let x = projection.left + projection.pixelWidth - 12, y = projection.top + projection.pixelHeight + 24
+        svg.path([(x, y - 16), (x + 5, y - 4), (x - 5, y - 4)], closed: true, [("fill", "#555")])
+        svg.text(x, y + 8, "y", [("text-anchor", "middle"), ("font-size", "10"), ("fill", "#555")])
+    }
+
+    /// 1, 2 or 5 × 10^k metres at or below `value`.
+    static func roundLength(_ value: Double) -> Double {
+        let magnitude = pow(10, Foundation.floor(log10(max(value, 1e-3))))
+        for factor in [5.0, 2, 1] where factor * magnitude <= value { return factor * magnitude }
+        return magnitude
+    }
+
+    /// The area centroid of a simple polygon (the vertex mean when it has no area).
+    static func centroid(_ polygon: Polygon) -> Point2D {
+        let area = polygon.signedArea
+        let vertices = polygon.vertices
+        guard abs(area) > 1e-9 else {
+            let n = Double(max(vertices.count, 1))
+            return Point2D(x: vertices.reduce(0) { $0 + $1.x } / n, y: vertices.reduce(0) { $0 + $1.y } / n)
+        }
+        var cx = 0.0, cy = 0.0
+        for (a, b) in polygon.edges {
+            let cross = a.x * b.y - b.x * a.y
+            cx += (a.x + b.x) * cross
+            cy += (a.y + b.y) * cross
+        }
+        return Point2D(x: cx / (6 * area), y: cy / (6 * area))
+    }
+
+    /// The polyline pixels of a track, split where consecutive points are more than `gap`
+    /// seconds apart.
+    func segments(_ points: [TrackPoint], gap: Double = 10) -> [[(Double, Double)]] {
+        var result: [[(Double, Double)]] = []
+        var current: [(Double, Double)] = []
+        var last: Double?
+        for point in points {
+            if let last, point.timestamp - last > gap, !current.isEmpty { result.append(current); current = [] }
+            current.append(projection.pixel(point.x, point.y))
+            last = point.timestamp
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    /// An ellipse in pixels for a fix: semi-axes scaled, rotation in screen degrees (the plan's
+    /// counter-clockwise angle becomes clockwise on screen, y being flipped).
+    func ellipsePixels(_ point: TrackPoint) -> (cx: Double, cy: Double, rx: Double, ry: Double, degrees: Double)? {
+        guard let ellipse = point.ellipse else { return nil }
+        let (cx, cy) = projection.pixel(point.x, point.y)
+        return (cx, cy, ellipse.semiMajor * projection.scale, ellipse.semiMinor * projection.scale,
+                -ellipse.orientation * 180 / Double.pi)
+    }
+
+    /// Where a device was at `time`: on its fixes, else on its truth (clamped to the track's ends).
+    func location(of device: String, at time: Double) -> (Double, Double)? {
+        let track = fixes[device] ?? (devices.count == 1 && device.isEmpty ? fixes[devices[0]] : nil)
+            ?? truth[device] ?? truth[""]
+        guard let track, !track.isEmpty else { return nil }
+        let at = TruthTrack(points: track).position(at: time)
+        return projection.pixel(at.x, at.y)
+    }
+
+    /// The tracks, ellipses and events.
+    func drawTracks(into svg: inout SVGDocument) {
+        // Clip to the plan area, so that a large ellipse does not cover the title or legend.
+        let p = projection
+        svg.raw("<defs><clipPath id=\"plan-area\"><rect x=\"\(SVGDocument.number(p.left))\" y=\"\(SVGDocument.number(p.top))\""
+            + " width=\"\(SVGDocument.number(p.pixelWidth))\" height=\"\(SVGDocument.number(p.pixelHeight))\"/></clipPath></defs>")
+        svg.beginGroup([("clip-path", "url(#plan-area)")])
+        defer { svg.endGroup() }
+        for (name, points) in truth.sorted(by: { $0.key < $1.key }) where !points.isEmpty {
+            for segment in segments(points) {
+                svg.path(segment, closed: false, [("fill", "none"), ("stroke", Palette.truth), ("stroke-width", "1.5"),
+                                                   ("stroke-dasharray", "5 3"), ("stroke-opacity", "0.8"),
+                                                   ("data-device", name)])
+            }
+        }
+        for device in devices {
+            guard let points = fixes[device] else { continue }
+            let colour = colour(of: device)
+            for (index, point) in points.enumerated() where index % ellipseEvery == 0 {
+                if let e = ellipsePixels(point) {
+                    svg.ellipse(e.cx, e.cy, e.rx, e.ry, degrees: e.degrees,
+                                [("fill", colour), ("fill-opacity", "0.07"), ("stroke", colour), ("stroke-opacity", "0.5")])
+                }
+            }
+            for segment in segments(points) {
+                svg.path(segment, closed: false, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"),
+                                                   ("stroke-linejoin", "round")])
+            }
+            for point in points {
+                let (x, y) = projection.pixel(point.x, point.y)
+                svg.circle(x, y, 1.8, [("fill", colour)])
+            }
+        }
+        for event in events {
+            guard let (x, y) = location(of: event.device, at: event.timestamp) ?? anchor(of: event.region) else { continue }
+            let entered = event.state == .satisfied
+            svg.circle(x, y, 5, [("fill", entered ? Palette.region : "white"), ("stroke", Palette.region), ("stroke-width", "2")])
+            svg.text(x + 7, y + 14, (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),
+                     [("fill", "#8B6508"), ("font-size", "11")] + Self.halo)
+        }
+    }
+
+    /// The picture as an SVG document.
+    public func svg() -> String {
+        let (width, height) = size
+        var svg = SVGDocument(width: width, height: height)
+        drawPlan(into: &svg)
+        drawTracks(into: &svg)
+        return svg.document
+    }
+}
