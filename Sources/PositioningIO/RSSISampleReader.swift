@@ -65,7 +65,7 @@ public final class RSSISampleReader {
     private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
         let rssi = try csv.double(row, columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
-        let timestamp = try csv.double(row, columns.timestamp)
+        let timestamp = try csv.timestamp(row, columns.timestamp)
         let identity = try csv.beaconIdentity(row, columns.identity, cache: &uuidCache)
         var device: String?
         if let index = columns.device {

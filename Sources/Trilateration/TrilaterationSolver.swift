@@ -414,7 +414,7 @@ public struct TrilaterationSolver: Sendable {
         if alpha != workspace.studentizedSignificance || m != workspace.studentizedCount {
             workspace.studentizedSignificance = alpha
             workspace.studentizedCount = m
-            let z = ChiSquare.standardNormalUpperQuantile(alpha / (2 * Double(max(m, 1))))
+            let z = StandardNormal.upperQuantile(alpha / (2 * Double(max(m, 1))))
             workspace.studentizedThreshold = z * z
         }
         return workspace.studentizedThreshold
@@ -424,12 +424,9 @@ public struct TrilaterationSolver: Sendable {
         let alpha = configuration.outlierSignificance
         if alpha != workspace.quantileSignificance {
             workspace.quantileSignificance = alpha
-            workspace.quantileZ = ChiSquare.standardNormalUpperQuantile(alpha)
+            workspace.quantileZ = StandardNormal.upperQuantile(alpha)
         }
-        let k = Double(max(degrees, 1))
-        let c = 2 / (9 * k)
-        let t = max(1 - c + workspace.quantileZ * c.squareRoot(), 0)
-        return k * t * t * t
+        return ChiSquare.upperQuantile(normalQuantile: workspace.quantileZ, degrees: degrees)
     }
 }
 

@@ -89,7 +89,7 @@ struct LocateCommand: ParsableCommand {
             configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
 
-            let writer = FixWriter(output: try OutputFile(path: output),
+            let writer = FixWriter(output: try OutputFile(path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? [])),
                                    format: format, includeDevice: order.hasDevices)
             let progress = Progress(enabled: !quiet, total: order.rows)
             var held: [PositionReport] = []

@@ -1,0 +1,31 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension OutputFile {
+    /// An output at `path` (standard output when nil or "-") that is refused when it is one of
+    /// `inputs`, so a command never writes over what it reads.
+    /// - Throws: ``CSVError/unwritable(path:detail:)`` naming the input when the output is the
+    ///   same regular file as an input (compared by device and inode, so also through symbolic
+    ///   and hard links, and for standard output redirected into an input); otherwise as
+    ///   ``init(path:)``.
+    public convenience init(path: String?, notOverwriting inputs: [String]) throws(CSVError) {
+        let output = (path == nil || path == "-") ? nil : path
+        if let target = Self.regularFileIdentity(output), let input = inputs.first(where: { Self.regularFileIdentity($0) == target }) {
+            throw .unwritable(path: output ?? "standard output",
+                              detail: "it is the input '\(input)'; write the output to another file")
+        }
+        try self.init(path: path)
+    }
+
+    /// Device and inode of the regular file at `path` (nil: standard output), after links.
+    static func regularFileIdentity(_ path: String?) -> [UInt64]? {
+        var info = stat()
+        let found = path.map { stat($0, &info) } ?? fstat(STDOUT_FILENO, &info)
+        guard found == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+}
