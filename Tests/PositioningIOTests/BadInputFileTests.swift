@@ -219,3 +219,21 @@ struct BadInputFileTests {
         #expect(nowhere.stderr == "indoorpos: \(missing): cannot write: cannot create the file (does its folder exist, and may it be written?)\n")
     }
 }
+
+/// Inputs the fuzzer (Fuzz/FuzzRSSICSV) found, kept as tests.
+@Suite("RSSI reader: fuzzer findings")
+struct RSSIReaderFuzzRegressionTests {
+    @Test("a quoted field left open to the end is one bad row with skipBadRows, an error without")
+    func unclosedQuote() throws {
+        let text = "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n0.5,\"B1E5E0A1,1,2,-71\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-72\n"
+        let strict = try RSSISampleReader(csv: CSVReader(text: text))
+        #expect(try strict.next() != nil)
+        #expect(throws: CSVError.malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed")) { try strict.next() }
+        let lenient = try RSSISampleReader(csv: CSVReader(text: text), skipBadRows: true)
+        var read = 0
+        while try lenient.next() != nil { read += 1 }
+        #expect(read == 1)
+        #expect(lenient.counts.badRows == 1)
+        #expect(lenient.counts.firstBadRow == .malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed"))
+    }
+}
