@@ -36,7 +36,8 @@ public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
             }
             return "\(path): required column '\(column)' is missing (header has: \(Self.shortened(header)))"
         case .invalidValue(let path, let line, let column, let value, let expected):
-            return "\(path):\(line): column '\(column)': '\(value)' is not \(expected)"
+            let shown = value.count > 60 ? value.prefix(60) + "… (\(value.count) characters)" : value
+            return "\(path):\(line): column '\(column)': '\(shown)' is not \(expected)"
         case .malformedRow(let path, let line, let detail):
             return "\(path):\(line): \(detail)"
         }

@@ -1,7 +1,10 @@
+import BeaconModel
+
 extension TrilaterationSolver {
     /// The largest beacon coordinate magnitude the solver accepts, metres (1000 km: any site in
-    /// a local metric frame). Beyond it squared distances lose the precision a fix needs.
-    public static let coordinateLimit = 1e6
+    /// a local metric frame; the same as ``FloorPlan/coordinateLimit``). Beyond it squared
+    /// distances lose the precision a fix needs.
+    public static let coordinateLimit = FloorPlan.coordinateLimit
     /// Mean RSSI values the solver accepts, dBm (radios report about −130…0).
     public static let rssiRange: ClosedRange<Double> = -200...0
     /// Path-loss model values the solver accepts: P₀ in dBm, exponent n, shadowing σ in dB

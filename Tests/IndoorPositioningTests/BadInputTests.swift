@@ -80,4 +80,59 @@ struct BadInputTests {
         #expect(abs(reports.count - plain.count) <= 2)
         #expect(Self.reportsAreFinite(reports))
     }
+
+    @Test("RSSI NaN, ±infinity, positive, 0, 127 and below −130 dBm are refused with their reason and counted")
+    func rssiValues() throws {
+        let site = try SimulatedSite(seed: 8)
+        var engine = try PositioningEngine(plan: site.plan)
+        let id = SimulatedSite.identity(0)
+        let cases: [(Double, RSSIRejection)] = [(.infinity, .nonFinite(.infinity)), (-.infinity, .nonFinite(-.infinity)),
+                                                (42, .positive(42)), (0, .noReading(0)), (127, .noReading(127))]
+        for (rssi, reason) in cases {
+            #expect(engine.push(RSSISample(timestamp: 0, identity: id, rssi: rssi)) == .invalidRSSI(reason), "rssi \(rssi)")
+        }
+        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: .nan)) {} else { Issue.record("NaN accepted") }
+        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: -200)) {} else { Issue.record("−200 dBm accepted") }
+        #expect(engine.statistics.invalidRSSI == 7)
+        #expect(engine.statistics.accepted == 0)
+    }
+
+    @Test("only beacons of another floor heard: the reports move to that floor, finite")
+    func otherFloorOnly() throws {
+        let two = try EngineFloorTests.site(seed: 4, switchAt: 1000, duration: 40)
+        // Keep only level 1's beacons while the walker is (by the simulation) on level 0.
+        let upstairs = two.samples.filter { $0.identity.major == 1 }
+        let reports = try PositioningEngine.locate(upstairs, plan: two.plan)
+        #expect(reports.count > 20)
+        #expect(reports.allSatisfy { $0.level == 1 })
+        #expect(Self.reportsAreFinite(reports))
+    }
+
+    @Test("a plan with a coordinate beyond ±1e6 m is refused naming the JSON path")
+    func enormousCoordinates() throws {
+        let beacon = Beacon(identity: SimulatedSite.identity(0), position: Point3D(x: 2e6, y: 0, z: 2))
+        #expect(throws: FloorPlanError.outOfRange(path: "floors[0].beacons[0].x", value: "2000000.0", range: "-1e6...1e6 m")) {
+            try FloorPlan(name: "far", floors: [Floor(level: 0, beacons: [beacon])])
+        }
+        let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: 1e7, y: 0), Point2D(x: 0, y: 1)])
+        #expect(throws: FloorPlanError.outOfRange(path: "floors[0].outline[1][0]", value: "10000000.0", range: "-1e6...1e6 m")) {
+            try FloorPlan(name: "far", floors: [Floor(level: 0, outline: outline)])
+        }
+    }
+
+    @Test("samples with equal timestamps, backwards within the reorder delay, or late are handled and counted")
+    func timeOrder() throws {
+        let site = try SimulatedSite(seed: 9)
+        var samples = Array(site.samples.sorted { $0.timestamp < $1.timestamp }.prefix(600))
+        // Every sample of one instant twice: equal timestamps.
+        samples = samples.flatMap { [$0, $0] }
+        let reports = try PositioningEngine.locate(samples, plan: site.plan)
+        #expect(reports.count > 10 && Self.reportsAreFinite(reports))
+        var engine = try PositioningEngine(plan: site.plan)
+        for sample in samples { engine.push(sample) }
+        var old = samples[0]
+        old.timestamp -= 50
+        #expect(engine.push(old) == .late)
+        #expect(engine.statistics.late == 1)
+    }
 }
