@@ -89,4 +89,14 @@ struct BadInputFormatTests {
             #expect(throws: CalibrationFileError.self, "\(json.prefix(80))") { try CalibrationFile(data: Data(json.utf8)) }
         }
     }
+
+    @Test("a UTF-8 byte-order mark before the header is ignored; CRLF line ends read the same as LF")
+    func byteOrderMarkAndCRLF() throws {
+        let plain = try Self.readAll(Self.header + Self.row)
+        let marked = try Self.readAll("\u{FEFF}" + Self.header + Self.row)
+        let crlf = try Self.readAll("\u{FEFF}" + (Self.header + Self.row + Self.row).replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(marked.samples == plain.samples)
+        #expect(plain.samples.count == 1)
+        #expect(crlf.samples == plain.samples + plain.samples)
+    }
 }
