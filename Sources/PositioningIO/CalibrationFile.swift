@@ -175,7 +175,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             throw .invalidJSON(path: label, detail: "\(error)")
         }
         // What JSONDecoder lets through: a key given twice (it keeps the last silently).
-        do {
+        do throws(FloorPlanError) {
             try StrictJSON.check(data)
         } catch {
             if case .malformedJSON(let detail) = error { throw .invalidJSON(path: label, detail: detail) }
