@@ -7,9 +7,11 @@ extension TrilaterationSolver {
     public static let coordinateLimit = FloorPlan.coordinateLimit
     /// Mean RSSI values the solver accepts, dBm (radios report about −130…0).
     public static let rssiRange: ClosedRange<Double> = -200...0
-    /// Path-loss model values the solver accepts: P₀ in dBm, exponent n, shadowing σ in dB
-    /// (floor plans allow P₀ −120…0 dBm and n 0.5…6; these bounds only keep the maths finite).
+    /// Measured power P₀ (RSSI at 1 m) the solver accepts, dBm. Floor plans allow −120…0 dBm;
+    /// this bound and the two below only keep the arithmetic finite.
     public static let measuredPowerRange: ClosedRange<Double> = -200...50
+    /// Path-loss exponents n the solver accepts.
     public static let exponentRange: ClosedRange<Double> = 0.1...20
+    /// Shadowing standard deviations σ the solver accepts, dB.
     public static let sigmaRange: ClosedRange<Double> = 0.01...100
 }
