@@ -13,12 +13,20 @@ extension OutputFile {
     ///   and hard links, and for standard output redirected into an input); otherwise as
     ///   ``init(path:)``.
     public convenience init(path: String?, notOverwriting inputs: [String]) throws(CSVError) {
+        try Self.refuseOverwriting(path, inputs: inputs)
+        try self.init(path: path)
+    }
+
+    /// Throws unless the output at `path` (standard output when nil or "-") is a different file
+    /// from every one of `inputs`: the check of ``init(path:notOverwriting:)``, for a command
+    /// that wants to refuse before it reads anything.
+    /// - Throws: ``CSVError/unwritable(path:detail:)`` naming the input.
+    public static func refuseOverwriting(_ path: String?, inputs: [String]) throws(CSVError) {
         let output = (path == nil || path == "-") ? nil : path
-        if let target = Self.regularFileIdentity(output), let input = inputs.first(where: { Self.regularFileIdentity($0) == target }) {
+        if let target = regularFileIdentity(output), let input = inputs.first(where: { regularFileIdentity($0) == target }) {
             throw .unwritable(path: output ?? "standard output",
                               detail: "it is the input '\(input)'; write the output to another file")
         }
-        try self.init(path: path)
     }
 
     /// Device and inode of the regular file at `path` (nil: standard output), after links.

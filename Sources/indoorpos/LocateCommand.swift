@@ -71,6 +71,7 @@ struct LocateCommand: ParsableCommand {
 
     func run() throws {
         try ToolErrors.run {
+            try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
             var models: [BeaconIdentity: PathLossModel] = [:]
             if let calibration {
@@ -89,7 +90,7 @@ struct LocateCommand: ParsableCommand {
             configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
 
-            let writer = FixWriter(output: try OutputFile(path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? [])),
+            let writer = FixWriter(output: try OutputFile(path: output),
                                    format: format, includeDevice: order.hasDevices)
             let progress = Progress(enabled: !quiet, total: order.rows)
             var held: [PositionReport] = []
