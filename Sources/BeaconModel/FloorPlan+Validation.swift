@@ -3,6 +3,10 @@ extension FloorPlan {
     public static let measuredPowerRange: ClosedRange<Double> = -120...0
     /// Plausible log-distance exponent.
     public static let pathLossExponentRange: ClosedRange<Double> = 0.5...6
+    /// The largest coordinate magnitude of a plan, metres (1000 km): plans use a local metric
+    /// frame, and beyond this squared distances lose the precision positioning needs (a plan in
+    /// millimetres or in projected geographic coordinates far from their origin is refused).
+    public static let coordinateLimit = 1e6
 
     /// Checks everything a plan promises (unique levels, identities and zone ids per floor;
     /// finite, plausible numbers; simple polygons); throws the first problem with its JSON path.
@@ -19,7 +23,7 @@ extension FloorPlan {
                                       firstPath: "floors[\(first)].level")
             }
             levels[floor.level] = f
-            try checkFinite(floor.elevation, path: "\(floorPath).elevation")
+            try checkCoordinate(floor.elevation, path: "\(floorPath).elevation")
             if let outline = floor.outline {
                 try checkPolygon(outline, path: "\(floorPath).outline")
             }
@@ -39,9 +43,9 @@ extension FloorPlan {
                     throw .duplicateIdentity(path: path, identity: beacon.identity.description, firstPath: first)
                 }
                 identities[beacon.identity] = path
-                try checkFinite(beacon.position.x, path: "\(path).x")
-                try checkFinite(beacon.position.y, path: "\(path).y")
-                try checkFinite(beacon.position.z, path: "\(path).z")
+                try checkCoordinate(beacon.position.x, path: "\(path).x")
+                try checkCoordinate(beacon.position.y, path: "\(path).y")
+                try checkCoordinate(beacon.position.z, path: "\(path).z")
                 if let p = beacon.measuredPower { try checkMeasuredPower(p, path: "\(path).measuredPower") }
                 if let n = beacon.pathLossExponent { try checkExponent(n, path: "\(path).pathLossExponent") }
             }
@@ -50,6 +54,12 @@ extension FloorPlan {
 
     static func checkFinite(_ value: Double, path: String) throws(FloorPlanError) {
         if !value.isFinite { throw .nonFinite(path: path, value: "\(value)") }
+    }
+
+    /// A coordinate or elevation: finite and within ±``coordinateLimit`` metres.
+    static func checkCoordinate(_ value: Double, path: String) throws(FloorPlanError) {
+        try checkFinite(value, path: path)
+        if abs(value) > coordinateLimit { throw .outOfRange(path: path, value: "\(value)", range: "-1e6...1e6 m") }
     }
 
     static func checkMeasuredPower(_ value: Double, path: String) throws(FloorPlanError) {
@@ -74,8 +84,8 @@ extension FloorPlan {
             throw .tooManyVertices(path: path, count: polygon.vertices.count, limit: Polygon.maximumVertexCount)
         }
         for (i, v) in polygon.vertices.enumerated() {
-            try checkFinite(v.x, path: "\(path)[\(i)][0]")
-            try checkFinite(v.y, path: "\(path)[\(i)][1]")
+            try checkCoordinate(v.x, path: "\(path)[\(i)][0]")
+            try checkCoordinate(v.y, path: "\(path)[\(i)][1]")
         }
         if let (edge, otherEdge) = polygon.selfIntersection() {
             throw .selfIntersecting(path: path, edge: edge, otherEdge: otherEdge)

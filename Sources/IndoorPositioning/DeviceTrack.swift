@@ -56,13 +56,17 @@ struct DeviceTrack: Sendable {
         // Until the first epoch closes, the grid may still move back to an earlier sample.
         if epochStart == nil || (!hasClosedEpoch && sample.time < epochStart!) { epochStart = sample.time }
         guard var start = epochStart, sample.time >= start else { return false }
+        // Finite: every pass moves `start` forward by at least one epoch (the engine only admits
+        // |time| ≤ RSSISample.timestampLimit, where start + epoch > start), and the guard ends
+        // the loop should rounding ever stop it from advancing.
         while sample.time >= start + epoch + context.configuration.reorderDelay {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
             // Skip empty epochs in one step, keeping the grid.
             let next = start + epoch
             let earliest = pending.lazy.map(\.time).min() ?? sample.time
             let skipped = max(0, ((earliest - next) / epoch).rounded(.down))
-            start = next + skipped * epoch
+            guard next > start else { break }
+            start = max(next, next + skipped * epoch)
             epochStart = start
         }
         pending.append(sample)
@@ -76,7 +80,10 @@ struct DeviceTrack: Sendable {
             closeEpoch(end: start + epoch, context: &context, into: &reports)
             // Past the last closed epoch, so that a sample pushed after finish() is late, not reported twice.
             guard let earliest = pending.lazy.map(\.time).min() else { epochStart = start + epoch; break }
-            start += epoch * max(1, ((earliest - start) / epoch).rounded(.down))
+            let next = start + epoch * max(1, ((earliest - start) / epoch).rounded(.down))
+            // Finite as in add(_:): `start` strictly increases, or the rest is dropped.
+            guard next > start else { pending.removeAll(); break }
+            start = next
             epochStart = start
         }
     }

@@ -114,7 +114,7 @@ extension PositioningEngine {
         public var unknownBeacon = 0
         /// Samples whose RSSI is not a reading (0, 127, NaN, positive, below −130 dBm).
         public var invalidRSSI = 0
-        /// Samples with a non-finite timestamp.
+        /// Samples with a non-finite timestamp, or one beyond ±``RSSISample/timestampLimit``.
         public var invalidTime = 0
         /// Samples that arrived after their epoch was closed (see ``Configuration/reorderDelay``).
         public var late = 0
@@ -132,7 +132,7 @@ extension PositioningEngine {
         case unknownBeacon
         /// The RSSI is not a usable reading.
         case invalidRSSI(RSSIRejection)
-        /// The timestamp is NaN or infinite.
+        /// The timestamp is NaN, infinite, or beyond ±``RSSISample/timestampLimit`` seconds.
         case invalidTime
         /// The sample's epoch was already closed.
         case late

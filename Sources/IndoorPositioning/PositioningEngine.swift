@@ -68,7 +68,7 @@ public struct PositioningEngine: Sendable {
     ///   ``statistics``. Never throws: bad samples are dropped, never fatal.
     @discardableResult
     public mutating func push(_ sample: RSSISample) -> SampleOutcome {
-        guard sample.timestamp.isFinite else {
+        guard RSSISample.isUsableTimestamp(sample.timestamp) else {
             context.statistics.invalidTime += 1
             return .invalidTime
         }

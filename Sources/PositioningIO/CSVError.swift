@@ -31,11 +31,22 @@ public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
         case .empty(let path):
             return "\(path): the file is empty; a header row is required"
         case .missingColumn(let path, let column, let header):
-            return "\(path): required column '\(column)' is missing (header has: \(header.joined(separator: ",")))"
+            if header.contains(where: { $0.contains("\r") }) {
+                return "\(path): required column '\(column)' is missing: the header runs into the data at a carriage return, so the file seems to end its lines with CR only; convert the line ends to LF or CRLF"
+            }
+            return "\(path): required column '\(column)' is missing (header has: \(Self.shortened(header)))"
         case .invalidValue(let path, let line, let column, let value, let expected):
-            return "\(path):\(line): column '\(column)': '\(value)' is not \(expected)"
+            let shown = value.count > 60 ? value.prefix(60) + "… (\(value.count) characters)" : value
+            return "\(path):\(line): column '\(column)': '\(shown)' is not \(expected)"
         case .malformedRow(let path, let line, let detail):
             return "\(path):\(line): \(detail)"
         }
+    }
+
+    /// A header for a message: at most 12 names of at most 40 characters each, so that a
+    /// binary or one-line file does not flood the terminal.
+    static func shortened(_ header: [String]) -> String {
+        let names = header.prefix(12).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }
+        return names.joined(separator: ",") + (header.count > 12 ? ",… (\(header.count) columns)" : "")
     }
 }

@@ -174,6 +174,13 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         } catch {
             throw .invalidJSON(path: label, detail: "\(error)")
         }
+        // What JSONDecoder lets through: a key given twice (it keeps the last silently).
+        do throws(FloorPlanError) {
+            try StrictJSON.check(data)
+        } catch {
+            if case .malformedJSON(let detail) = error { throw .invalidJSON(path: label, detail: detail) }
+            throw .invalidJSON(path: label, detail: error.description)
+        }
         try file.validate(label: label)
         self = file
     }
@@ -191,17 +198,19 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     }
 
     private static func validate(_ fit: Fit, at path: String, label: String) throws(CalibrationFileError) {
-        guard fit.measuredPower.isFinite, fit.measuredPower < 0 else {
+        guard fit.measuredPower.isFinite, fit.measuredPower < 0,
+              fit.measuredPower >= TrilaterationSolver.measuredPowerRange.lowerBound else {
             throw .invalidValue(path: label, jsonPath: "\(path).measuredPower",
-                                detail: "\(fit.measuredPower) is not a negative RSSI in dBm")
+                                detail: "\(fit.measuredPower) is not a negative RSSI in dBm (at least −200)")
         }
-        guard fit.pathLossExponent.isFinite, fit.pathLossExponent > 0 else {
+        guard fit.pathLossExponent.isFinite, fit.pathLossExponent > 0,
+              fit.pathLossExponent <= TrilaterationSolver.exponentRange.upperBound else {
             throw .invalidValue(path: label, jsonPath: "\(path).pathLossExponent",
-                                detail: "\(fit.pathLossExponent) is not a positive exponent")
+                                detail: "\(fit.pathLossExponent) is not a positive exponent (at most 20)")
         }
-        guard fit.sigma.isFinite, fit.sigma >= 0 else {
+        guard fit.sigma.isFinite, fit.sigma >= 0, fit.sigma <= TrilaterationSolver.sigmaRange.upperBound else {
             throw .invalidValue(path: label, jsonPath: "\(path).sigma",
-                                detail: "\(fit.sigma) is not a non-negative standard deviation in dB")
+                                detail: "\(fit.sigma) is not a non-negative standard deviation in dB (at most 100)")
         }
         guard fit.count >= 0 else {
             throw .invalidValue(path: label, jsonPath: "\(path).count", detail: "\(fit.count) is negative")

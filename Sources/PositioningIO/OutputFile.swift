@@ -7,13 +7,22 @@ import Darwin
 
 /// Where a command writes: standard output, or a file that appears only when the command
 /// succeeds (written to a temporary file beside it and moved into place on ``commit()``), so a
-/// failure never leaves a partial output file behind.
+/// failure never leaves a partial output file behind and an existing file stays as it was.
+///
+/// Every write is checked. The first failure (a full disk, a closed pipe) is kept in
+/// ``failure``, later writes are dropped, and ``commit()`` throws it after removing the
+/// temporary file. An existing path that is not a regular file (`/dev/null`, a FIFO,
+/// `/dev/stdout`) is written in place, as there is no file to replace; a symbolic link to a
+/// regular file keeps its link and has its target replaced.
 public final class OutputFile {
     private let handle: FileHandle
     private let finalPath: String?
     private let temporaryPath: String?
+    private let label: String
     private var pending: [UInt8] = []
     private var finished = false
+    /// The first write error, if any: once set, nothing more is written and ``commit()`` throws it.
+    public private(set) var failure: CSVError?
 
     /// Standard output when `path` is nil or "-", otherwise a new file at `path`.
     /// - Throws: ``CSVError/unwritable(path:detail:)`` when the file cannot be created.
@@ -22,9 +31,20 @@ public final class OutputFile {
             handle = FileHandle.standardOutput
             finalPath = nil
             temporaryPath = nil
+            label = "standard output"
             return
         }
-        let url = URL(fileURLWithPath: path)
+        label = path
+        if let kind = Self.fileType(path), kind != S_IFREG {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw .unwritable(path: path, detail: "cannot open it for writing")
+            }
+            self.handle = handle
+            finalPath = nil
+            temporaryPath = nil
+            return
+        }
+        let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
@@ -32,7 +52,7 @@ public final class OutputFile {
             throw .unwritable(path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
         self.handle = handle
-        finalPath = path
+        finalPath = url.path
         temporaryPath = temporary
     }
 
@@ -54,22 +74,38 @@ public final class OutputFile {
 
     private func flush() {
         guard !pending.isEmpty else { return }
-        handle.write(Data(pending))
-        pending.removeAll(keepingCapacity: true)
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        do {
+            try handle.write(contentsOf: pending)
+        } catch {
+            failure = .unwritable(path: label, detail: Self.reason(error))
+        }
     }
 
     /// Flushes and, for a file, moves it into place.
+    /// - Throws: ``CSVError/unwritable(path:detail:)`` when a write, the close or the rename
+    ///   failed; the temporary file is then removed and an existing file is left as it was.
     public func commit() throws(CSVError) {
         flush()
+        if let failure {
+            abandon()
+            throw failure
+        }
         finished = true
         guard let finalPath, let temporaryPath else { return }
-        try? handle.close()
+        do {
+            try handle.close()
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporaryPath)
+            throw .unwritable(path: label, detail: Self.reason(error))
+        }
         // rename(2) replaces an existing file atomically; FileManager.replaceItemAt does not
         // on Linux (it can fail after removing the original).
         if rename(temporaryPath, finalPath) != 0 {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporaryPath)
-            throw .unwritable(path: finalPath, detail: reason)
+            throw .unwritable(path: label, detail: reason)
         }
     }
 
@@ -79,5 +115,23 @@ public final class OutputFile {
         guard let temporaryPath else { return }
         try? handle.close()
         try? FileManager.default.removeItem(atPath: temporaryPath)
+    }
+
+    /// The type bits (`S_IFREG`, `S_IFCHR`, …) of what `path` names after following links, or
+    /// nil when nothing is there.
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
+    /// The system's words for a failed write or close ("No space left on device").
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

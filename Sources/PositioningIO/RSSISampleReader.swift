@@ -46,7 +46,7 @@ public final class RSSISampleReader {
 
     /// The next sample, or nil at the end of the file.
     public func next() throws(CSVError) -> RSSISample? {
-        while let row = try csv.next() {
+        while let row = try nextRow() {
             do {
                 if let sample = try parse(row) {
                     counts.read += 1
@@ -62,10 +62,23 @@ public final class RSSISampleReader {
         return nil
     }
 
+    /// The next row; with `skipBadRows`, a quoted field left open at the end of the file (it
+    /// took in the rest of the file) is counted as one bad row instead of thrown.
+    private func nextRow() throws(CSVError) -> [String]? {
+        do {
+            return try csv.next()
+        } catch {
+            guard skipBadRows, case .malformedRow = error else { throw error }
+            counts.badRows += 1
+            if counts.firstBadRow == nil { counts.firstBadRow = error }
+            return try csv.next()
+        }
+    }
+
     private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
         let rssi = try csv.double(row, columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
-        let timestamp = try csv.double(row, columns.timestamp)
+        let timestamp = try csv.timestamp(row, columns.timestamp)
         let identity = try csv.beaconIdentity(row, columns.identity, cache: &uuidCache)
         var device: String?
         if let index = columns.device {

@@ -131,7 +131,7 @@ public struct PathLossCalibration: Sendable, Hashable {
             let rss = solver.residualSumOfSquares(beta, weights: weights)
             var raw = rss / Double(max(keep - 2, 1))
             if alpha > 0 {
-                let c = Self.normalQuantile(1 - alpha / 2)
+                let c = StandardNormal.quantile(1 - alpha / 2)
                 let phi = Foundation.exp(-c * c / 2) / (2 * Double.pi).squareRoot()
                 raw /= max(1 - 2 * c * phi / (1 - alpha), 1e-6)
             }
@@ -236,18 +236,6 @@ public struct PathLossCalibration: Sendable, Hashable {
         let factor = k * k * (sumPsi2 / Double(m - 2)) / (meanSlope * meanSlope) * scale * scale
         _ = try solver.solve(weights: [Double](repeating: 1, count: m), span: span)
         return solver.covariance(scaledBy: factor)
-    }
-
-    /// The standard normal quantile Φ⁻¹(p) for p in (0, 1), by bisection on erfc (|error| < 1e-12).
-    static func normalQuantile(_ p: Double) -> Double {
-        var lo = -40.0, hi = 40.0
-        for _ in 0..<200 {
-            let mid = (lo + hi) / 2
-            let cdf = 0.5 * Foundation.erfc(-mid / 2.0.squareRoot())
-            if cdf < p { lo = mid } else { hi = mid }
-            if hi - lo < 1e-13 { break }
-        }
-        return (lo + hi) / 2
     }
 }
 

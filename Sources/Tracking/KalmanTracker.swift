@@ -312,9 +312,12 @@ public struct KalmanTracker: Sendable {
     }
 
     /// Takes an updated state and covariance (and level, when given), or throws leaving the
-    /// tracker as it was when either is not finite.
+    /// tracker as it was when either is not finite or the covariance has lost its positive
+    /// diagonal or horizontal determinant (numerical collapse after an extreme measurement).
     mutating func commit(_ x: Vector4, _ p: Matrix4, level newLevel: Int? = nil) throws(TrackingError) {
-        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, p.isFinite else {
+        guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, p.isFinite,
+              p[0, 0] > 0, p[1, 1] > 0, p[2, 2] > 0, p[3, 3] > 0,
+              p[0, 0] * p[1, 1] - p[0, 1] * p[1, 0] > 0 else {
             throw .covarianceNotPositiveDefinite
         }
         state = x

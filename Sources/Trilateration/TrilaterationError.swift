@@ -18,6 +18,9 @@ public enum TrilaterationError: Error, Sendable, Hashable, CustomStringConvertib
     case nonFinitePosition(BeaconIdentity)
     /// The solver's configuration is unusable; `detail` says which setting.
     case invalidConfiguration(detail: String)
+    /// A finite value beyond what the solver accepts (see ``TrilaterationSolver/coordinateLimit``
+    /// and the other limits beside it): `field` names it.
+    case outOfRange(BeaconIdentity, field: String, value: Double, range: ClosedRange<Double>)
 
     public var description: String {
         switch self {
@@ -35,6 +38,8 @@ public enum TrilaterationError: Error, Sendable, Hashable, CustomStringConvertib
             return "beacon \(id): position has a NaN or infinite coordinate; fix the floor plan"
         case .invalidConfiguration(let detail):
             return "invalid trilateration configuration: \(detail)"
+        case .outOfRange(let id, let field, let value, let range):
+            return "beacon \(id): \(field) \(value) is outside \(range.lowerBound)...\(range.upperBound); check the plan, calibration or units"
         }
     }
 }

@@ -36,7 +36,8 @@ public struct TrilaterationSolver: Sendable {
     /// fix with status ``FixStatus/fallback(_:)``; collinear (2D) or coplanar (3D) beacons give
     /// ``FixStatus/degenerate(rank:)``. Neither throws, and no result field is ever NaN.
     /// - Throws: ``TrilaterationError`` when there are no observations or one is invalid
-    ///   (non-finite or positive RSSI, count < 1, unusable model or position), or when the
+    ///   (non-finite or positive RSSI, count < 1, unusable model or position, or a value
+    ///   beyond the limits in ObservationLimits.swift, such as ``coordinateLimit``), or when the
     ///   configuration is out of range; `fix` is left unchanged then.
     public mutating func solve(_ observations: [BeaconObservation], into fix: inout Fix) throws(TrilaterationError) {
         try configuration.validate()
@@ -86,12 +87,23 @@ public struct TrilaterationSolver: Sendable {
     static func validate(_ o: BeaconObservation) throws(TrilaterationError) {
         guard o.meanRSSI.isFinite else { throw .nonFiniteRSSI(o.identity) }
         guard o.meanRSSI <= 0 else { throw .positiveRSSI(o.identity, rssi: o.meanRSSI) }
+        guard o.meanRSSI >= rssiRange.lowerBound else {
+            throw .outOfRange(o.identity, field: "mean RSSI", value: o.meanRSSI, range: rssiRange)
+        }
         guard o.count >= 1 else { throw .invalidSampleCount(o.identity, count: o.count) }
         let m = o.model
         guard m.measuredPower.isFinite, m.exponent.isFinite, m.exponent > 0,
               m.sigma.isFinite, m.sigma > 0 else { throw .invalidModel(o.identity) }
+        for (field, value, range) in [("measured power", m.measuredPower, measuredPowerRange),
+                                      ("path-loss exponent", m.exponent, exponentRange),
+                                      ("sigma", m.sigma, sigmaRange)] where !range.contains(value) {
+            throw .outOfRange(o.identity, field: field, value: value, range: range)
+        }
         guard o.position.x.isFinite, o.position.y.isFinite, o.position.z.isFinite else {
             throw .nonFinitePosition(o.identity)
+        }
+        for value in [o.position.x, o.position.y, o.position.z] where abs(value) > coordinateLimit {
+            throw .outOfRange(o.identity, field: "coordinate", value: value, range: -coordinateLimit...coordinateLimit)
         }
     }
 
@@ -414,7 +426,7 @@ public struct TrilaterationSolver: Sendable {
         if alpha != workspace.studentizedSignificance || m != workspace.studentizedCount {
             workspace.studentizedSignificance = alpha
             workspace.studentizedCount = m
-            let z = ChiSquare.standardNormalUpperQuantile(alpha / (2 * Double(max(m, 1))))
+            let z = StandardNormal.upperQuantile(alpha / (2 * Double(max(m, 1))))
             workspace.studentizedThreshold = z * z
         }
         return workspace.studentizedThreshold
@@ -424,12 +436,9 @@ public struct TrilaterationSolver: Sendable {
         let alpha = configuration.outlierSignificance
         if alpha != workspace.quantileSignificance {
             workspace.quantileSignificance = alpha
-            workspace.quantileZ = ChiSquare.standardNormalUpperQuantile(alpha)
+            workspace.quantileZ = StandardNormal.upperQuantile(alpha)
         }
-        let k = Double(max(degrees, 1))
-        let c = 2 / (9 * k)
-        let t = max(1 - c + workspace.quantileZ * c.squareRoot(), 0)
-        return k * t * t * t
+        return ChiSquare.upperQuantile(normalQuantile: workspace.quantileZ, degrees: degrees)
     }
 }
 

@@ -55,7 +55,7 @@ struct CalibrateCommand: ParsableCommand {
             let report = try PathLossCalibration(method: fitMethod).fitPerBeacon(read.samples)
             let namesBeacons = read.samples.contains { $0.beacon != nil }
             let file = CalibrationFile(report: report, samplesNameBeacons: namesBeacons)
-            let destination = try OutputFile(path: output)
+            let destination = try OutputFile(path: output, notOverwriting: [samples])
             destination.write(file.jsonData())
             try destination.commit()
             FileHandle.standardError.write(Data(summary(report, read: read, method: fitMethod).utf8))

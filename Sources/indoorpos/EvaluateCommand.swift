@@ -65,11 +65,11 @@ struct EvaluateCommand: ParsableCommand {
             }
             var chart: OutputFile?
             if let cdf {
-                let file = try OutputFile(path: cdf)
+                let file = try OutputFile(path: cdf, notOverwriting: fixes + [truth])
                 file.write(ErrorCDFChart.svg(runs))
                 chart = file
             }
-            let out = try OutputFile(path: output)
+            let out = try OutputFile(path: output, notOverwriting: fixes + [truth])
             out.write(EvaluationReport.format(runs, as: format))
             try chart?.commit()
             try out.commit()

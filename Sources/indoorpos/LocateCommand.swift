@@ -109,6 +109,7 @@ struct LocateCommand: ParsableCommand {
 
     func run() throws {
         try ToolErrors.run {
+            try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
             var models: [BeaconIdentity: PathLossModel] = [:]
             if let calibration {

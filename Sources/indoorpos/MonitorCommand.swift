@@ -113,7 +113,7 @@ struct MonitorCommand: ParsableCommand {
             }
             replay.observe(engine.finish(), setApart: engine)
 
-            let writer = EventWriter(output: try OutputFile(path: output), format: format,
+            let writer = EventWriter(output: try OutputFile(path: output, notOverwriting: [plan, regions, rssi]), format: format,
                                      includeDevice: order.hasDevices,
                                      includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
             for (device, event) in replay.events { writer.write(event, device: device) }

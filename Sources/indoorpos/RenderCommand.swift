@@ -64,7 +64,7 @@ struct RenderCommand: ParsableCommand {
             if fixes != nil && picture.fixes.isEmpty {
                 FileHandle.standardError.write(Data("note: no fix lies on level \(picture.floor.level); the picture shows the plan only\n".utf8))
             }
-            let out = try OutputFile(path: output)
+            let out = try OutputFile(path: output, notOverwriting: [plan] + [fixes, truth, regions, events].compactMap { $0 })
             switch format {
             case .svg: out.write(picture.svg())
             case .html: out.write(ReplayPage(picture: picture).html())

@@ -15,6 +15,7 @@ struct Summary {
         if counts.noReading > 0 { skipped.append("\(counts.noReading) with no reading (rssi 0 or 127)") }
         if statistics.invalidRSSI > 0 { skipped.append("\(statistics.invalidRSSI) with an implausible rssi") }
         if statistics.unknownBeacon > 0 { skipped.append("\(statistics.unknownBeacon) of beacons not in the plan") }
+        if statistics.invalidTime > 0 { skipped.append("\(statistics.invalidTime) with an unusable timestamp") }
         if statistics.late > 0 { skipped.append("\(statistics.late) too late for their epoch") }
         if counts.badRows > 0 {
             skipped.append("\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")")

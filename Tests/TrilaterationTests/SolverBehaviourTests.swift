@@ -283,7 +283,7 @@ import TestSupport
             let q = ChiSquare.upperQuantile(significance: 0.01, degrees: k)
             #expect(abs(q / table - 1) < 0.03)
         }
-        #expect(abs(ChiSquare.standardNormalUpperQuantile(0.01) - 2.326347874) < 1e-8)
+        #expect(abs(StandardNormal.upperQuantile(0.01) - 2.326347874) < 1e-8)
     }
 
     @Test func ellipseOfKnownCovariance() {

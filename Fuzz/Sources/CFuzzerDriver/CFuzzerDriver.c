@@ -1,0 +1,2 @@
+// Header-only module: LLVMFuzzerRunDriver is defined by libFuzzer (linked by -sanitize=fuzzer).
+#include "CFuzzerDriver.h"
