@@ -22,7 +22,8 @@ public final class RSSISampleReader {
     private let csv: CSVReader
     private let skipBadRows: Bool
     private let columns: (timestamp: Int, identity: CSVReader.IdentityColumns, rssi: Int, device: Int?)
-    private var uuidCache: [String: UUID] = [:]
+    private var identities = IdentityTable()
+    private var devices = DeviceNames()
     /// What has been read and skipped so far.
     public private(set) var counts = Counts()
 
@@ -46,9 +47,9 @@ public final class RSSISampleReader {
 
     /// The next sample, or nil at the end of the file.
     public func next() throws(CSVError) -> RSSISample? {
-        while let row = try csv.next() {
+        while try csv.nextRecord() {
             do {
-                if let sample = try parse(row) {
+                if let sample = try parseRecord() {
                     counts.read += 1
                     return sample
                 }
@@ -62,14 +63,23 @@ public final class RSSISampleReader {
         return nil
     }
 
-    private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
-        let rssi = try csv.double(row, columns.rssi)
+    /// The current row as a sample, straight from its bytes (no strings are built for rows
+    /// whose beacon and device were seen before).
+    private func parseRecord() throws(CSVError) -> RSSISample? {
+        let rssi = try csv.recordDouble(columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
-        let timestamp = try csv.double(row, columns.timestamp)
-        let identity = try csv.beaconIdentity(row, columns.identity, cache: &uuidCache)
+        let timestamp = try csv.recordDouble(columns.timestamp)
+        let uuidRange = try csv.trimmedRange(columns.identity.uuid)
+        guard let uuid = identities.uuid(csv.buffer, uuidRange) else {
+            throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[columns.identity.uuid],
+                                value: csv.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
+        }
+        let major = try csv.recordInteger(columns.identity.major, in: 0...65535)
+        let minor = try csv.recordInteger(columns.identity.minor, in: 0...65535)
+        let identity = BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
         var device: String?
         if let index = columns.device {
-            device = String(try csv.field(row, index))
+            device = devices.name(csv.buffer, try csv.trimmedRange(index))
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
     }
