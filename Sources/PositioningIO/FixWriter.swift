@@ -25,6 +25,19 @@ public final class FixWriter {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
+        writeHeader()
+    }
+
+    /// Discards everything written so far and starts again with the header (for a run that
+    /// has to start over). False when part of the output already went to standard output.
+    public func restart() -> Bool {
+        guard output.rewind() else { return false }
+        written = 0
+        writeHeader()
+        return true
+    }
+
+    private func writeHeader() {
         switch format {
         case .csv:
             output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons\n")
