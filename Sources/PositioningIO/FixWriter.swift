@@ -19,6 +19,7 @@ public final class FixWriter {
     private let format: FixFormat
     private let includeDevice: Bool
     private var written = 0
+    private var line = LineBytes()
 
     /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices).
     public init(output: OutputFile, format: FixFormat, includeDevice: Bool) {
@@ -51,24 +52,47 @@ public final class FixWriter {
     /// Number of reports written.
     public var count: Int { written }
 
-    /// Writes one report.
+    /// Writes one report (built as bytes in a reused line; no allocation per report).
     public func write(_ report: PositionReport) {
+        line.clear()
         switch format {
         case .csv:
-            var fields = [Self.number(report.timestamp, digits: 3), Self.number(report.position.x),
-                          Self.number(report.position.y), String(report.level), Self.number(report.accuracy)]
-            if includeDevice { fields.append(Self.csvField(report.device ?? "")) }
-            fields.append(Self.number(report.position.z))
-            fields.append(Self.csvField(report.zone ?? ""))
-            fields.append(report.source.rawValue)
-            fields.append(String(report.beaconCount))
-            output.write(fields.joined(separator: ",") + "\n")
+            line.append(fixed: report.timestamp, digits: 3)
+            line.append(",")
+            line.append(fixed: report.position.x, digits: 3)
+            line.append(",")
+            line.append(fixed: report.position.y, digits: 3)
+            line.append(",")
+            line.append(integer: report.level)
+            line.append(",")
+            line.append(fixed: report.accuracy, digits: 3)
+            if includeDevice {
+                line.append(",")
+                line.append(csvField: report.device ?? "")
+            }
+            line.append(",")
+            line.append(fixed: report.position.z, digits: 3)
+            line.append(",")
+            line.append(csvField: report.zone ?? "")
+            line.append(",")
+            line.append(report.source.rawValue)
+            line.append(",")
+            line.append(integer: report.beaconCount)
+            line.append("\n")
         case .jsonl:
-            output.write(properties(report) + "\n")
+            appendProperties(report)
+            line.append("\n")
         case .geojson:
-            let geometry = "{\"type\":\"Point\",\"coordinates\":[\(Self.number(report.position.x)),\(Self.number(report.position.y))]}"
-            output.write((written > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"geometry\":\(geometry),\"properties\":\(properties(report))}")
+            if written > 0 { line.append(",\n") }
+            line.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            line.append(fixed: report.position.x, digits: 3)
+            line.append(",")
+            line.append(fixed: report.position.y, digits: 3)
+            line.append("]},\"properties\":")
+            appendProperties(report)
+            line.append("}")
         }
+        output.write(line.bytes)
         written += 1
     }
 
@@ -78,47 +102,29 @@ public final class FixWriter {
         try output.commit()
     }
 
-    private func properties(_ report: PositionReport) -> String {
-        var parts = ["\"timestamp\":\(Self.number(report.timestamp, digits: 3))"]
-        if includeDevice { parts.append("\"device\":\(Self.jsonString(report.device ?? ""))") }
-        parts.append("\"x\":\(Self.number(report.position.x))")
-        parts.append("\"y\":\(Self.number(report.position.y))")
-        parts.append("\"z\":\(Self.number(report.position.z))")
-        parts.append("\"floor\":\(report.level)")
-        parts.append("\"accuracy\":\(Self.number(report.accuracy))")
-        parts.append("\"zone\":" + (report.zone.map(Self.jsonString) ?? "null"))
-        parts.append("\"source\":\"\(report.source.rawValue)\"")
-        parts.append("\"beacons\":\(report.beaconCount)")
-        return "{" + parts.joined(separator: ",") + "}"
-    }
-
-    static func number(_ value: Double, digits: Int = 3) -> String {
-        guard value.isFinite else { return "null" }
-        return String(format: "%.\(digits)f", value)
-    }
-
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+    private func appendProperties(_ report: PositionReport) {
+        line.append("{\"timestamp\":")
+        line.append(fixed: report.timestamp, digits: 3)
+        if includeDevice {
+            line.append(",\"device\":")
+            line.append(jsonString: report.device ?? "")
         }
-        return out + "\""
+        line.append(",\"x\":")
+        line.append(fixed: report.position.x, digits: 3)
+        line.append(",\"y\":")
+        line.append(fixed: report.position.y, digits: 3)
+        line.append(",\"z\":")
+        line.append(fixed: report.position.z, digits: 3)
+        line.append(",\"floor\":")
+        line.append(integer: report.level)
+        line.append(",\"accuracy\":")
+        line.append(fixed: report.accuracy, digits: 3)
+        line.append(",\"zone\":")
+        if let zone = report.zone { line.append(jsonString: zone) } else { line.append("null") }
+        line.append(",\"source\":\"")
+        line.append(report.source.rawValue)
+        line.append("\",\"beacons\":")
+        line.append(integer: report.beaconCount)
+        line.append("}")
     }
 }

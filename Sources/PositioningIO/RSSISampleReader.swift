@@ -19,35 +19,60 @@ public final class RSSISampleReader {
         public var firstBadRow: CSVError?
     }
 
-    private let csv: CSVReader
-    private let skipBadRows: Bool
-    private let columns: (timestamp: Int, identity: CSVReader.IdentityColumns, rssi: Int, device: Int?)
-    private var identities = IdentityTable()
-    private var devices = DeviceNames()
+    private var stream: SampleStream
     /// What has been read and skipped so far.
-    public private(set) var counts = Counts()
+    public var counts: Counts { stream.counts }
 
     /// Opens `path` and checks that the required columns are present.
     public convenience init(path: String, skipBadRows: Bool = false) throws(CSVError) {
         try self.init(csv: CSVReader(path: path), skipBadRows: skipBadRows)
     }
 
-    /// Reads samples from an already opened CSV.
+    /// Reads samples from an already opened CSV (which this reader then consumes: do not read
+    /// from `csv` as well).
     public init(csv: CSVReader, skipBadRows: Bool = false) throws(CSVError) {
-        self.csv = csv
-        self.skipBadRows = skipBadRows
-        columns = (try csv.requireColumn("timestamp"),
-                   .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
-                         minor: try csv.requireColumn("minor")),
-                   try csv.requireColumn("rssi"), csv.column("device"))
+        stream = SampleStream(
+            rows: csv.rows, skipBadRows: skipBadRows,
+            columns: .init(timestamp: try csv.requireColumn("timestamp"),
+                           identity: .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
+                                           minor: try csv.requireColumn("minor")),
+                           rssi: try csv.requireColumn("rssi"), device: csv.column("device")))
     }
 
     /// Whether the file has a `device` column.
-    public var hasDevices: Bool { columns.device != nil }
+    public var hasDevices: Bool { stream.columns.device != nil }
 
     /// The next sample, or nil at the end of the file.
     public func next() throws(CSVError) -> RSSISample? {
-        while try csv.nextRecord() {
+        try stream.next()
+    }
+}
+
+/// The state of an ``RSSISampleReader`` in one value, so that a whole sample is parsed from
+/// the row's bytes in one access.
+struct SampleStream {
+    struct Columns {
+        var timestamp: Int
+        var identity: CSVReader.IdentityColumns
+        var rssi: Int
+        var device: Int?
+    }
+
+    var rows: CSVRows
+    let skipBadRows: Bool
+    let columns: Columns
+    private var identities = IdentityTable()
+    private var devices = DeviceNames()
+    private(set) var counts = RSSISampleReader.Counts()
+
+    init(rows: CSVRows, skipBadRows: Bool, columns: Columns) {
+        self.rows = rows
+        self.skipBadRows = skipBadRows
+        self.columns = columns
+    }
+
+    mutating func next() throws(CSVError) -> RSSISample? {
+        while try rows.nextRecord() {
             do {
                 if let sample = try parseRecord() {
                     counts.read += 1
@@ -65,21 +90,21 @@ public final class RSSISampleReader {
 
     /// The current row as a sample, straight from its bytes (no strings are built for rows
     /// whose beacon and device were seen before).
-    private func parseRecord() throws(CSVError) -> RSSISample? {
-        let rssi = try csv.recordDouble(columns.rssi)
+    private mutating func parseRecord() throws(CSVError) -> RSSISample? {
+        let rssi = try rows.recordDouble(columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
-        let timestamp = try csv.recordDouble(columns.timestamp)
-        let uuidRange = try csv.trimmedRange(columns.identity.uuid)
-        guard let uuid = identities.uuid(csv.buffer, uuidRange) else {
-            throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[columns.identity.uuid],
-                                value: csv.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
+        let timestamp = try rows.recordDouble(columns.timestamp)
+        let uuidRange = try rows.trimmedRange(columns.identity.uuid)
+        guard let uuid = identities.uuid(rows.buffer, uuidRange) else {
+            throw .invalidValue(path: rows.path, line: rows.line, column: rows.header[columns.identity.uuid],
+                                value: rows.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
         }
-        let major = try csv.recordInteger(columns.identity.major, in: 0...65535)
-        let minor = try csv.recordInteger(columns.identity.minor, in: 0...65535)
+        let major = try rows.recordInteger(columns.identity.major, in: 0...65535)
+        let minor = try rows.recordInteger(columns.identity.minor, in: 0...65535)
         let identity = BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
         var device: String?
         if let index = columns.device {
-            device = devices.name(csv.buffer, try csv.trimmedRange(index))
+            device = devices.name(rows.buffer, try rows.trimmedRange(index))
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
     }
