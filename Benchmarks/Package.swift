@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that users of the library never resolve
-// package-benchmark. Run from this folder: `swift package benchmark --target TrilaterationBenchmarks`
-// (AllocationCheck is a plain executable for valgrind, not a benchmark).
+// package-benchmark. Run from this folder: `swift package benchmark` (all), or
+// `swift package benchmark --target TrackingBenchmarks`; Scripts/check-benchmark-thresholds.sh
+// checks the committed allocation thresholds in Thresholds/ (AllocationCheck is a plain
+// executable for valgrind, not a benchmark).
 let package = Package(
     name: "IndoorPositioningBenchmarks",
     platforms: [.macOS(.v13)],
@@ -19,6 +21,34 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Trilateration",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "TrackingBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Tracking",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "RangingBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Ranging",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PipelineBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "PositioningIO", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Pipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

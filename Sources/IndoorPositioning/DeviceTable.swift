@@ -47,20 +47,18 @@ struct DeviceTable: Sendable {
         tracks[slot].flush(context: &context, into: &reports)
     }
 
-    /// Removes the track in `slot` (the last one takes its place) and returns it.
-    mutating func remove(_ slot: Int) -> DeviceTrack {
-        let removed = tracks[slot]
-        index[removed.device] = nil
+    /// Removes the track in `slot` (the last one takes its place; nothing is copied).
+    mutating func remove(_ slot: Int) {
+        index[tracks[slot].device] = nil
         let last = tracks.count - 1
         if slot != last {
-            tracks[slot] = tracks[last]
-            lastHeard[slot] = lastHeard[last]
+            tracks.swapAt(slot, last)
+            lastHeard.swapAt(slot, last)
             index[tracks[slot].device] = slot
         }
         tracks.removeLast()
         lastHeard.removeLast()
         lastDevice = nil
-        return removed
     }
 
     /// Slots of the tracks last heard before `time`, in device-name order.

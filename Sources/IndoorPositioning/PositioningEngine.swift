@@ -129,7 +129,7 @@ public struct PositioningEngine: Sendable {
         let before = ready.count
         for index in released { devices.flush(index, context: &context, into: &ready) }
         // Remove from the highest slot down so that the slots still to remove stay valid.
-        for index in released.sorted(by: >) { _ = devices.remove(index) }
+        for index in released.sorted(by: >) { devices.remove(index) }
         context.statistics.reports += ready.count - before
         context.statistics.releasedDevices += released.count
     }
