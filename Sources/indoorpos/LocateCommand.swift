@@ -99,6 +99,7 @@ struct LocateCommand: ParsableCommand {
             let writer = FixWriter(output: out, format: format, includeDevice: reader.hasDevices)
             let progress = Progress(enabled: !quiet, path: rssi)
             var held: [PositionReport] = []
+            let smooth = self.smooth  // read once: the property wrapper's getter is slow per sample
             // Read once and stream; start over (from a sorted copy, or with the reorder delay
             // the whole file needs) only when a row comes out of order.
             var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
