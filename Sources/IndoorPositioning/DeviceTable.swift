@@ -1,15 +1,22 @@
 /// The engine's devices: their tracks in one array, found by name through a dictionary with
 /// the last device remembered (consecutive samples usually come from the same phone), and when
-/// each was last heard, for releasing idle ones.
+/// each was last heard, for releasing idle ones. A released track's slot is emptied in place
+/// and reused by the next new device, so no track is ever moved or copied.
 struct DeviceTable: Sendable {
-    private(set) var tracks: [DeviceTrack] = []
-    /// When each track last got a sample (same order as `tracks`), seconds.
-    private(set) var lastHeard: [Double] = []
+    /// Tracks by slot; nil for a free slot.
+    private var slots: [DeviceTrack?] = []
+    /// When each slot's track last got a sample, seconds (+∞ for a free slot).
+    private var lastHeard: [Double] = []
+    private var free: [Int] = []
     private var index: [String?: Int] = [:]
     private var lastDevice: String??
     private var lastSlot = 0
 
-    var count: Int { tracks.count }
+    /// Tracks held.
+    var count: Int { slots.count - free.count }
+
+    /// Every track held, in slot order.
+    var tracks: [DeviceTrack] { slots.compactMap { $0 } }
 
     /// The slot of `device`'s track, or nil when it has none.
     mutating func slot(of device: String?) -> Int? {
@@ -22,10 +29,17 @@ struct DeviceTable: Sendable {
 
     /// Adds a track and returns its slot.
     mutating func insert(_ track: DeviceTrack) -> Int {
-        let slot = tracks.count
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = reused
+            slots[slot] = track
+            lastHeard[slot] = -.infinity
+        } else {
+            slot = slots.count
+            slots.append(track)
+            lastHeard.append(-.infinity)
+        }
         index[track.device] = slot
-        tracks.append(track)
-        lastHeard.append(-.infinity)
         lastDevice = .some(track.device)
         lastSlot = slot
         return slot
@@ -39,37 +53,35 @@ struct DeviceTable: Sendable {
     /// Feeds a sample to the track in `slot` (see ``DeviceTrack/add(_:context:into:)``).
     mutating func add(_ sample: DeviceTrack.Pending, to slot: Int, context: inout EpochContext,
                       into reports: inout [PositionReport]) -> Bool {
-        tracks[slot].add(sample, context: &context, into: &reports)
+        slots[slot]!.add(sample, context: &context, into: &reports)
     }
 
     /// Closes every open epoch of the track in `slot`.
     mutating func flush(_ slot: Int, context: inout EpochContext, into reports: inout [PositionReport]) {
-        tracks[slot].flush(context: &context, into: &reports)
+        slots[slot]!.flush(context: &context, into: &reports)
     }
 
-    /// Removes the track in `slot` (the last one takes its place; nothing is copied).
+    /// Frees the slot of a track (the track is dropped in place).
     mutating func remove(_ slot: Int) {
-        index[tracks[slot].device] = nil
-        let last = tracks.count - 1
-        if slot != last {
-            tracks.swapAt(slot, last)
-            lastHeard.swapAt(slot, last)
-            index[tracks[slot].device] = slot
-        }
-        tracks.removeLast()
-        lastHeard.removeLast()
+        guard let device = slots[slot]?.device else { return }
+        index[device] = nil
+        slots[slot] = nil
+        lastHeard[slot] = .infinity
+        free.append(slot)
         lastDevice = nil
     }
 
     /// Slots of the tracks last heard before `time`, in device-name order.
     func idle(before time: Double) -> [Int] {
-        lastHeard.indices.filter { lastHeard[$0] < time }.sorted { Self.precedes(tracks[$0].device, tracks[$1].device) }
+        lastHeard.indices.filter { lastHeard[$0] < time }.sorted { precedes($0, $1) }
     }
 
     /// All slots in device-name order (nil first), the order ``PositioningEngine/finish()`` closes them in.
     func allInNameOrder() -> [Int] {
-        tracks.indices.sorted { Self.precedes(tracks[$0].device, tracks[$1].device) }
+        slots.indices.filter { slots[$0] != nil }.sorted { precedes($0, $1) }
     }
 
-    private static func precedes(_ a: String?, _ b: String?) -> Bool { (a ?? "") < (b ?? "") }
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        (slots[a]?.device ?? "") < (slots[b]?.device ?? "")
+    }
 }

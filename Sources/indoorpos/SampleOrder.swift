@@ -83,7 +83,7 @@ struct SampleOrder {
         if time > clock {
             clock = time
             if let forgetAfter, clock >= nextSweep {
-                nextSweep = clock + forgetAfter / 6
+                nextSweep = clock + forgetAfter / 2
                 if let current { latest[current] = currentLatest }
                 latest = latest.filter { $0.value >= clock - forgetAfter }
             }
