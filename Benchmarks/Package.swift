@@ -14,11 +14,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(name: "BenchmarkSupport", path: "Support"),
         .executableTarget(
             name: "TrilaterationBenchmarks",
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Trilateration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -28,6 +30,7 @@ let package = Package(
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Tracking",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -37,6 +40,7 @@ let package = Package(
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Ranging",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -47,6 +51,7 @@ let package = Package(
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "PositioningIO", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Pipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

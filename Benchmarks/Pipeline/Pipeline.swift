@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import IndoorPositioning
 import PositioningIO
@@ -8,27 +9,12 @@ import PositioningIO
 // one Scripts/make-large-batch.py describes (a phone walking at 1.1 m/s in a 24 × 16 m room,
 // 8 beacons heard at 4 Hz each, 4 dB shadowing), generated in Swift with its own seed.
 
-/// A small xorshift generator so that the batch is the same on every run.
-struct BatchGenerator {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-    mutating func uniform() -> Double {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Double(state >> 11) / Double(1 << 53)
-    }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
-    }
-}
-
 let uuid = "F7826DA6-4FA2-4E98-8024-BC5B71E0893E"
 let anchors: [(Double, Double)] = [(2, 2), (12, 1), (22, 2), (23, 8), (22, 14), (12, 15), (2, 14), (1, 8)]
 
 /// The CSV text of `count` samples.
 func batch(count: Int) -> String {
-    var generator = BatchGenerator()
+    var generator = XorShiftGenerator(state: 0x2545_F491_4F6C_DD1D)
     var x = 12.0, y = 8.0, heading = 2 * Double.pi * generator.uniform()
     let rate = 32.0
     var text = "timestamp,uuid,major,minor,rssi\n"

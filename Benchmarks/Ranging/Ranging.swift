@@ -1,28 +1,14 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import IndoorPositioning
 
 // The ranging filters, one RSSI sample per call at 10 Hz, and the path-loss calibration of
 // 10,000 samples (distances 0.5–15 m, σ = 4 dB).
 
-/// A small xorshift generator so that the samples are the same on every run.
-struct SampleGenerator {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    mutating func uniform() -> Double {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Double(state >> 11) / Double(1 << 53)
-    }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
-    }
-}
-
 /// 1,024 readings around −70 dBm.
 func readings() -> [Double] {
-    var generator = SampleGenerator()
+    var generator = XorShiftGenerator()
     return (0..<1024).map { _ in -70 + 4 * generator.gaussian() }
 }
 
@@ -59,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Calibration10000Samples", configuration: .init(
             metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
             maxDuration: .seconds(2), maxIterations: 10_000, thresholds: noAllocations)) { benchmark in
-            var generator = SampleGenerator()
+            var generator = XorShiftGenerator()
             let truth = PathLossModel(measuredPower: -59, exponent: 2.2, sigma: 4)
             let samples = (0..<10_000).map { _ in
                 let distance = 0.5 + 14.5 * generator.uniform()

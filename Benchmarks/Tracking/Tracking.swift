@@ -1,25 +1,11 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import IndoorPositioning
 
 // The Kalman tracker on a phone walking at 1.1 m/s on a circle in a 24 × 16 m room with 8
 // beacons at 2.6 m, each heard at 4 Hz (32 samples/s in all), σ = 4 dB. The walk's samples are
 // generated once, before measuring; the measured loops reuse the tracker and one buffer.
-
-/// A small xorshift generator so that the walk is the same on every run.
-struct WalkGenerator {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-    mutating func uniform() -> Double {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Double(state >> 11) / Double(1 << 53)
-    }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
-    }
-}
 
 let beacons: [Point3D] = [(2.0, 2.0), (12, 1), (22, 2), (23, 8), (22, 14), (12, 15), (2, 14), (1, 8)]
     .map { Point3D(x: $0.0, y: $0.1, z: 2.6) }
@@ -34,7 +20,7 @@ func position(at time: Double) -> Point2D {
 
 /// `count` RSSI samples of the walk from time 0, one beacon after the other.
 func walkSamples(count: Int) -> [RSSIMeasurement] {
-    var generator = WalkGenerator()
+    var generator = XorShiftGenerator(state: 0x2545_F491_4F6C_DD1D)
     return (0..<count).map { index in
         let time = Double(index) / rate
         let beacon = beacons[index % beacons.count]

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import IndoorPositioning
 
@@ -6,21 +7,6 @@ import IndoorPositioning
 // 3D: beacons at three heights), σ = 4 dB, 4 samples per beacon. The observation sets are
 // generated once, before measuring; the solver and the Fix are reused, so `mallocCountTotal`
 // counts the steady-state allocations of the solve itself.
-
-/// A small xorshift generator so that the scenes are the same on every run.
-struct SceneGenerator {
-    var state: UInt64
-    mutating func uniform() -> Double {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return Double(state >> 11) / Double(1 << 53)
-    }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * Double.pi * v)
-    }
-}
 
 /// `count` scenes of `beaconCount` beacons (4, 8 or 16) around the room; `spatial` puts the
 /// beacons at three heights and the receiver anywhere between 0.5 and 2 m (3D fixes);
@@ -33,7 +19,7 @@ func makeScenes(count: Int, beaconCount: Int = 8, spatial: Bool = false, outlier
     let anchors = beaconCount == 4 ? [perimeter[0], perimeter[2], perimeter[4], perimeter[6]]
         : Array(perimeter.prefix(beaconCount))
     let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
-    var generator = SceneGenerator(state: 0x9E37_79B9_7F4A_7C15)
+    var generator = XorShiftGenerator()
     var scenes: [[BeaconObservation]] = []
     for _ in 0..<count {
         let x = 1 + 22 * generator.uniform(), y = 1 + 14 * generator.uniform()
