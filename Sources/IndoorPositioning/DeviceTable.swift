@@ -71,9 +71,12 @@ struct DeviceTable: Sendable {
         lastDevice = nil
     }
 
-    /// Slots of the tracks last heard before `time`, in device-name order.
+    /// Slots of the tracks last heard before `time`, the longest silent first (device-name
+    /// order between equal times).
     func idle(before time: Double) -> [Int] {
-        lastHeard.indices.filter { lastHeard[$0] < time }.sorted { precedes($0, $1) }
+        lastHeard.indices.filter { lastHeard[$0] < time }.sorted {
+            lastHeard[$0] != lastHeard[$1] ? lastHeard[$0] < lastHeard[$1] : precedes($0, $1)
+        }
     }
 
     /// All slots in device-name order (nil first), the order ``PositioningEngine/finish()`` closes them in.

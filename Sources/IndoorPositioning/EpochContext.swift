@@ -4,7 +4,9 @@ struct EpochContext: Sendable {
     let configuration: PositioningEngine.Configuration
     let beacons: BeaconTable
     let receiverHeight: Double
-    private var solvers: [Int: TrilaterationSolver] = [:]
+    /// One solver per level, in `solverLevels` order (an array, so a solve mutates in place).
+    private var solvers: [TrilaterationSolver] = []
+    private var solverLevels: [Int] = []
     var statistics = PositioningEngine.Statistics()
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
     var consistency: BeaconConsistency
@@ -21,7 +23,8 @@ struct EpochContext: Sendable {
             solverConfiguration.dimension = .planar(receiverHeight: receiverHeight)
             solverConfiguration.floorElevations = elevations
             solverConfiguration.outline = Self.outline(of: floor, configuration)
-            solvers[level] = TrilaterationSolver(configuration: solverConfiguration)
+            solverLevels.append(level)
+            solvers.append(TrilaterationSolver(configuration: solverConfiguration))
         }
     }
 
@@ -40,10 +43,9 @@ struct EpochContext: Sendable {
 
     /// Solves one epoch's fix on `level`; false when no fix at all could be made.
     mutating func solve(_ observations: [BeaconObservation], level: Int, into fix: inout Fix) -> Bool {
-        guard !observations.isEmpty, var solver = solvers.removeValue(forKey: level) else { return false }
-        defer { solvers[level] = solver }
+        guard !observations.isEmpty, let index = solverLevels.firstIndex(of: level) else { return false }
         do {
-            try solver.solve(observations, into: &fix)
+            try solvers[index].solve(observations, into: &fix)
             return fix.position.x.isFinite && fix.position.y.isFinite && fix.accuracy.isFinite
         } catch {
             return false

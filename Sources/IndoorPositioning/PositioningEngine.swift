@@ -116,8 +116,8 @@ public struct PositioningEngine: Sendable {
     /// Finishes and forgets every device not heard for ``Configuration/idleRelease`` seconds of
     /// input time (the clock is the latest sample time pushed): its open epochs are closed (the
     /// reports wait in ``pull()``) and its state is freed, so memory follows the devices active
-    /// at once, not all devices ever seen. Looked at every quarter of that time, in device-name
-    /// order. A released device heard again starts a new track.
+    /// at once, not all devices ever seen. Looked at every quarter of that time; the longest
+    /// silent are finished first. A released device heard again starts a new track.
     private mutating func releaseIdleDevices() {
         guard let idle = configuration.idleRelease, !configuration.recordsHistory else {
             nextIdleCheck = .infinity

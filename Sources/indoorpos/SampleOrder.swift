@@ -85,7 +85,10 @@ struct SampleOrder {
             if let forgetAfter, clock >= nextSweep {
                 nextSweep = clock + forgetAfter / 2
                 if let current { latest[current] = currentLatest }
-                latest = latest.filter { $0.value >= clock - forgetAfter }
+                // Remove in place (a filtered copy would grow again on every insert).
+                let cutoff = clock - forgetAfter
+                let stale = latest.compactMap { $0.value < cutoff ? $0.key : nil }
+                for key in stale { latest.removeValue(forKey: key) }
             }
         }
         return true
