@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Benchmarks live in their own package so that users of the library never resolve
-// package-benchmark. Run from this folder: `swift package benchmark --target TrilaterationBenchmarks`
-// (AllocationCheck is a plain executable for valgrind, not a benchmark).
+// package-benchmark. Run from this folder: `swift package benchmark` (all), or
+// `swift package benchmark --target TrackingBenchmarks`; Scripts/check-benchmark-thresholds.sh
+// checks the committed allocation thresholds in Thresholds/ (AllocationCheck is a plain
+// executable for valgrind, not a benchmark).
 let package = Package(
     name: "IndoorPositioningBenchmarks",
     platforms: [.macOS(.v13)],
@@ -12,11 +14,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(name: "BenchmarkSupport", path: "Support"),
         .executableTarget(
             name: "TrilaterationBenchmarks",
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Trilateration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -25,6 +29,37 @@ let package = Package(
             name: "TrackerAllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
             path: "TrackerAllocationCheck"
+        ),
+        .executableTarget(
+            name: "TrackingBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+            ],
+            path: "Tracking",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "RangingBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+            ],
+            path: "Ranging",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PipelineBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "PositioningIO", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
+            ],
+            path: "Pipeline",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
             name: "AllocationCheck",

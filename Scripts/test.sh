@@ -17,3 +17,13 @@ bash Scripts/check-replay.sh
 # The DocC catalog builds with every documentation warning as an error.
 swift package generate-documentation --target IndoorPositioning --warnings-as-errors >/dev/null
 echo "test.sh: documentation for IndoorPositioning builds without warnings"
+# The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
+if command -v python3 >/dev/null 2>&1 && python3 -c "import dask.distributed" 2>/dev/null; then
+    dask_dir="$(mktemp -d)"
+    python3 Scripts/make-device-batch.py 6 3000 30 "$dask_dir"
+    python3 Scripts/dask-locate.py --plan "$dask_dir/plan.json" --rssi "$dask_dir/rssi.csv" \
+        --output "$dask_dir/merged.csv" --bin "$(swift build --show-bin-path "$@")/indoorpos" --check
+    rm -rf "$dask_dir"
+else
+    echo "test.sh: skipping the Dask example (python3 with dask.distributed not found; pip install \"dask[distributed]\")" >&2
+fi

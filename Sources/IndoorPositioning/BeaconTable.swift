@@ -7,7 +7,6 @@ struct BeaconTable: Sendable {
     }
 
     private(set) var entries: [Entry] = []
-    private var index: [BeaconIdentity: Int] = [:]
     /// Levels of the plan in order, with their floor's elevation and outline.
     private(set) var floors: [Int: Floor] = [:]
 
@@ -20,7 +19,6 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 var model = calibration[beacon.identity] ?? PathLossModel(resolved)
                 if let sampleSigma { model.sigma = sampleSigma }
-                index[beacon.identity] = entries.count
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
@@ -29,6 +27,7 @@ struct BeaconTable: Sendable {
         isMultiFloor = levels.count > 1
         beaconsPerLevel = perLevel
         isCalibrated = !calibration.isEmpty
+        buildLookup()
     }
 
     /// Each beacon's level, in table order.
@@ -41,8 +40,43 @@ struct BeaconTable: Sendable {
     /// Whether calibrated path-loss models were given (rather than the plan's values alone).
     let isCalibrated: Bool
 
-    /// The index of a beacon, or nil when it is not in the plan. O(1).
-    func slot(of identity: BeaconIdentity) -> Int? { index[identity] }
+
+    /// The index of a beacon, or nil when it is not in the plan. O(1): an open-addressing table
+    /// hashed on major and minor (cheaper per sample than hashing the whole identity).
+    func slot(of identity: BeaconIdentity) -> Int? {
+        var probe = Self.bucket(identity, mask: lookupMask)
+        while true {
+            let slot = lookup[probe]
+            if slot < 0 { return nil }
+            if entries[slot].beacon.identity == identity { return slot }
+            probe = (probe + 1) & lookupMask
+        }
+    }
+
+    /// Slots by bucket (−1: empty), at least twice as many buckets as beacons.
+    private var lookup: [Int] = []
+    private var lookupMask = 0
+
+    private static func bucket(_ identity: BeaconIdentity, mask: Int) -> Int {
+        let key = UInt32(identity.major) << 16 | UInt32(identity.minor)
+        return Int((key &* 2_654_435_761) >> 7) & mask
+    }
+
+    private mutating func buildLookup() {
+        var size = 8
+        while size < 2 * entries.count { size *= 2 }
+        lookup = Array(repeating: -1, count: size)
+        lookupMask = size - 1
+        for slot in entries.indices {
+            let identity = entries[slot].beacon.identity
+            var probe = Self.bucket(identity, mask: lookupMask)
+            // A repeated identity takes the later slot, as a dictionary keyed by it did.
+            while lookup[probe] >= 0 && entries[lookup[probe]].beacon.identity != identity {
+                probe = (probe + 1) & lookupMask
+            }
+            lookup[probe] = slot
+        }
+    }
 
     subscript(slot: Int) -> Entry { entries[slot] }
 

@@ -7,7 +7,9 @@ struct EpochContext: Sendable {
     /// The device-offset model every track starts from: the configuration's, or the default
     /// for a calibrated or an uncalibrated plan.
     let deviceOffset: DeviceOffsetModel
-    private var solvers: [Int: TrilaterationSolver] = [:]
+    /// One solver per level, in `solverLevels` order (an array, so a solve mutates in place).
+    private var solvers: [TrilaterationSolver] = []
+    private var solverLevels: [Int] = []
     var statistics = PositioningEngine.Statistics()
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
     var consistency: BeaconConsistency
@@ -26,7 +28,8 @@ struct EpochContext: Sendable {
             let setup = PlanConfiguration(floor: floor, receiverHeight: receiverHeight, elevations: elevations,
                                           solver: configuration.solver, tracker: configuration.tracker,
                                           constrainToOutline: configuration.constrainToOutline)
-            solvers[level] = TrilaterationSolver(configuration: setup.solver)
+            solverLevels.append(level)
+            solvers.append(TrilaterationSolver(configuration: setup.solver))
         }
     }
 
@@ -55,10 +58,9 @@ struct EpochContext: Sendable {
 
     /// Solves one epoch's fix on `level`; false when no fix at all could be made.
     mutating func solve(_ observations: [BeaconObservation], level: Int, into fix: inout Fix) -> Bool {
-        guard !observations.isEmpty, var solver = solvers.removeValue(forKey: level) else { return false }
-        defer { solvers[level] = solver }
+        guard !observations.isEmpty, let index = solverLevels.firstIndex(of: level) else { return false }
         do {
-            try solver.solve(observations, into: &fix)
+            try solvers[index].solve(observations, into: &fix)
             return fix.position.x.isFinite && fix.position.y.isFinite && fix.accuracy.isFinite
         } catch {
             return false

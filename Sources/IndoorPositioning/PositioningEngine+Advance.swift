@@ -26,10 +26,8 @@ extension PositioningEngine {
     /// ```
     public mutating func advance(to time: Double) {
         let before = ready.count
-        for key in devices.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
-            guard var track = devices.removeValue(forKey: key) else { continue }
-            track.advance(to: time, context: &context, into: &ready)
-            devices[key] = track
+        for index in devices.allInNameOrder() {
+            devices.advance(index, to: time, context: &context, into: &ready)
         }
         context.statistics.reports += ready.count - before
     }

@@ -60,6 +60,12 @@ extension PositioningEngine {
         /// models differ by up to about ±10 dB, and generic measured-power values are often off by
         /// as much).
         public static let uncalibratedOffsetSigma = 10.0
+        /// Finish and forget a device not heard for this many seconds of input time (the
+        /// latest sample time pushed for any device): its last epoch is reported and its state
+        /// freed, so memory follows the devices active at once. A device heard again later
+        /// starts a new track. Default nil: devices are kept until ``PositioningEngine/finish()``.
+        /// Ignored while ``recordsHistory`` is on (the smoother needs every track).
+        public var idleRelease: Double? = nil
 
         /// Settings with the documented defaults.
         public init(epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
@@ -94,6 +100,9 @@ extension PositioningEngine {
             if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
                 throw .invalidConfiguration("sampleSigma must be in (0, 30] dB, got \(sampleSigma)")
             }
+            if let idleRelease, !(idleRelease.isFinite && idleRelease > 0) {
+                throw .invalidConfiguration("idleRelease must be a positive number of seconds, got \(idleRelease)")
+            }
             do {
                 try tracker.validate()
                 try deviceOffset?.validate()
@@ -122,6 +131,8 @@ extension PositioningEngine {
         public var reports = 0
         /// Times a device's track was restarted after the tracker refused its input.
         public var trackRestarts = 0
+        /// Devices finished and forgotten after ``Configuration/idleRelease`` without a sample.
+        public var releasedDevices = 0
     }
 
     /// What happened to one pushed sample.

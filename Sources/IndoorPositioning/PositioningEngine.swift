@@ -23,8 +23,12 @@ public struct PositioningEngine: Sendable {
     /// The plan positions are computed in.
     public let plan: FloorPlan
     var context: EpochContext
-    var devices: [String?: DeviceTrack] = [:]
+    var devices = DeviceTable()
     var ready: [PositionReport] = []
+    /// The latest sample time pushed (any device), the clock idle devices are released by.
+    private var clock = -Double.infinity
+    /// When the next look for idle devices is due (see ``Configuration/idleRelease``).
+    private var nextIdleCheck = -Double.infinity
 
     /// The settings in force.
     public var configuration: Configuration { context.configuration }
@@ -80,20 +84,24 @@ public struct PositioningEngine: Sendable {
             context.statistics.unknownBeacon += 1
             return .unknownBeacon
         }
-        var track: DeviceTrack
-        if let existing = devices.removeValue(forKey: sample.device) {
-            track = existing
+        let index: Int
+        if let existing = devices.slot(of: sample.device) {
+            index = existing
         } else {
             // The configuration was validated in init, so this cannot fail; stay total anyway.
             guard let created = try? DeviceTrack(device: sample.device, levels: context.beacons.levels,
                                                  floor: context.configuration.floor) else { return .late }
-            track = created
+            index = devices.insert(created)
         }
         let before = ready.count
-        let used = track.add(.init(time: sample.timestamp, slot: slot, rssi: sample.rssi),
-                             context: &context, into: &ready)
-        devices[sample.device] = track
+        let used = devices.add(.init(time: sample.timestamp, slot: slot, rssi: sample.rssi), to: index,
+                               context: &context, into: &ready)
         context.statistics.reports += ready.count - before
+        if used { devices.heard(index, at: sample.timestamp) }
+        if sample.timestamp > clock {
+            clock = sample.timestamp
+            if clock >= nextIdleCheck { releaseIdleDevices() }
+        }
         if used {
             context.statistics.accepted += 1
             return .accepted
@@ -102,10 +110,41 @@ public struct PositioningEngine: Sendable {
         return .late
     }
 
+    /// Devices currently tracked (heard and not yet released).
+    public var activeDeviceCount: Int { devices.count }
+
+    /// Finishes and forgets every device not heard for ``Configuration/idleRelease`` seconds of
+    /// input time (the clock is the latest sample time pushed): its open epochs are closed (the
+    /// reports wait in ``pull()``) and its state is freed, so memory follows the devices active
+    /// at once, not all devices ever seen. Looked at every quarter of that time; the longest
+    /// silent are finished first. A released device heard again starts a new track.
+    private mutating func releaseIdleDevices() {
+        guard let idle = configuration.idleRelease, !configuration.recordsHistory else {
+            nextIdleCheck = .infinity
+            return
+        }
+        nextIdleCheck = clock + idle / 4
+        let released = devices.idle(before: clock - idle)
+        guard !released.isEmpty else { return }
+        let before = ready.count
+        for index in released { devices.flush(index, context: &context, into: &ready) }
+        // Remove from the highest slot down so that the slots still to remove stay valid.
+        for index in released.sorted(by: >) { devices.remove(index) }
+        context.statistics.reports += ready.count - before
+        context.statistics.releasedDevices += released.count
+    }
+
     /// The reports of the epochs closed since the last call, oldest first per device.
     public mutating func pull() -> [PositionReport] {
         defer { ready.removeAll(keepingCapacity: true) }
         return ready
+    }
+
+    /// Hands each report of the epochs closed since the last call to `body`, oldest first per
+    /// device, like ``pull()`` but without building an array (for loops that must not allocate).
+    public mutating func drain(_ body: (PositionReport) throws -> Void) rethrows {
+        defer { ready.removeAll(keepingCapacity: true) }
+        for report in ready { try body(report) }
     }
 
     /// Closes every open epoch (end of input) and returns the remaining reports. Each report is
@@ -117,10 +156,8 @@ public struct PositioningEngine: Sendable {
     /// ever reported twice). Make a new engine to start afresh.
     public mutating func finish() -> [PositionReport] {
         let before = ready.count
-        for key in devices.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) {
-            guard var track = devices.removeValue(forKey: key) else { continue }
-            track.flush(context: &context, into: &ready)
-            devices[key] = track
+        for index in devices.allInNameOrder() {
+            devices.flush(index, context: &context, into: &ready)
         }
         context.statistics.reports += ready.count - before
         return pull()
@@ -133,7 +170,8 @@ public struct PositioningEngine: Sendable {
     public func smooth(_ reports: [PositionReport]) throws(PositioningError) -> [PositionReport] {
         guard configuration.recordsHistory else { throw .historyNotRecorded }
         var smoothedByDevice: [String?: [Double: TrackEstimate]] = [:]
-        for (device, track) in devices {
+        for track in devices.tracks {
+            let device = track.device
             let estimates = track.smoothedEstimates()
             guard !estimates.isEmpty else { continue }
             var byTime: [Double: TrackEstimate] = [:]

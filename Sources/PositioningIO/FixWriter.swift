@@ -21,6 +21,8 @@ public final class FixWriter {
     private let includeDevice: Bool
     private let includeDeviceOffset: Bool
     private var written = 0
+    private var line = LineBytes()
+    private let plan: FloorPlan?
     private var geoJSON: GeoJSONFeatures?
 
     /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices),
@@ -33,6 +35,24 @@ public final class FixWriter {
         self.format = format
         self.includeDevice = includeDevice
         self.includeDeviceOffset = includeDeviceOffset
+        self.plan = plan
+        if format == .geojson {
+            guard let plan else { throw .noGeoreference(plan: "") }
+            geoJSON = try GeoJSONFeatures(plan: plan)
+        }
+        writeHeader()
+    }
+
+    /// Discards everything written so far and starts again with the header (for a run that
+    /// has to start over). False when part of the output already went to standard output.
+    public func restart() -> Bool {
+        guard output.rewind() else { return false }
+        written = 0
+        writeHeader()
+        return true
+    }
+
+    private func writeHeader() {
         switch format {
         case .csv:
             output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons"
@@ -40,8 +60,8 @@ public final class FixWriter {
         case .jsonl:
             break
         case .geojson:
-            guard let plan else { throw .noGeoreference(plan: "") }
-            var features = try GeoJSONFeatures(plan: plan)
+            // A restart begins a fresh collection (the features seen so far are forgotten).
+            guard let plan, var features = try? GeoJSONFeatures(plan: plan) else { return }
             output.write(features.header(plan: plan))
             geoJSON = features
         }
@@ -50,24 +70,47 @@ public final class FixWriter {
     /// Number of reports written.
     public var count: Int { written }
 
-    /// Writes one report.
+    /// Writes one report (built as bytes in a reused line; no allocation per report).
     public func write(_ report: PositionReport) {
+        line.clear()
         switch format {
         case .csv:
-            var fields = [Self.number(report.timestamp, digits: 3), Self.number(report.position.x),
-                          Self.number(report.position.y), String(report.level), Self.number(report.accuracy)]
-            if includeDevice { fields.append(Self.csvField(report.device ?? "")) }
-            fields.append(Self.number(report.position.z))
-            fields.append(Self.csvField(report.zone ?? ""))
-            fields.append(report.source.rawValue)
-            fields.append(String(report.beaconCount))
-            if includeDeviceOffset { fields.append(report.deviceOffset.map { Self.number($0, digits: 2) } ?? "") }
-            output.write(fields.joined(separator: ",") + "\n")
+            line.append(fixed: report.timestamp, digits: 3)
+            line.append(",")
+            line.append(fixed: report.position.x, digits: 3)
+            line.append(",")
+            line.append(fixed: report.position.y, digits: 3)
+            line.append(",")
+            line.append(integer: report.level)
+            line.append(",")
+            line.append(fixed: report.accuracy, digits: 3)
+            if includeDevice {
+                line.append(",")
+                line.append(csvField: report.device ?? "")
+            }
+            line.append(",")
+            line.append(fixed: report.position.z, digits: 3)
+            line.append(",")
+            line.append(csvField: report.zone ?? "")
+            line.append(",")
+            line.append(report.source.rawValue)
+            line.append(",")
+            line.append(integer: report.beaconCount)
+            if includeDeviceOffset {
+                line.append(",")
+                if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) }
+            }
+            line.append("\n")
         case .jsonl:
-            output.write(properties(report) + "\n")
+            appendProperties(report)
+            line.append("\n")
         case .geojson:
-            if let start = geoJSON?.pointStart(report) { output.write(start + properties(report) + "}") }
+            guard let start = geoJSON?.pointStart(report) else { return }
+            line.append(start)
+            appendProperties(report)
+            line.append("}")
         }
+        output.write(line.bytes)
         written += 1
     }
 
@@ -77,23 +120,35 @@ public final class FixWriter {
         try output.commit()
     }
 
-    private func properties(_ report: PositionReport) -> String {
-        var parts = ["\"timestamp\":\(Self.number(report.timestamp, digits: 3))"]
-        if includeDevice { parts.append("\"device\":\(Self.jsonString(report.device ?? ""))") }
-        parts.append("\"x\":\(Self.number(report.position.x))")
-        parts.append("\"y\":\(Self.number(report.position.y))")
-        parts.append("\"z\":\(Self.number(report.position.z))")
-        parts.append("\"floor\":\(report.level)")
-        parts.append("\"accuracy\":\(Self.number(report.accuracy))")
-        parts.append("\"zone\":" + (report.zone.map(Self.jsonString) ?? "null"))
-        parts.append("\"source\":\"\(report.source.rawValue)\"")
-        parts.append("\"beacons\":\(report.beaconCount)")
-        if includeDeviceOffset {
-            parts.append("\"device_offset\":" + (report.deviceOffset.map { Self.number($0, digits: 2) } ?? "null"))
+    private func appendProperties(_ report: PositionReport) {
+        line.append("{\"timestamp\":")
+        line.append(fixed: report.timestamp, digits: 3)
+        if includeDevice {
+            line.append(",\"device\":")
+            line.append(jsonString: report.device ?? "")
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        line.append(",\"x\":")
+        line.append(fixed: report.position.x, digits: 3)
+        line.append(",\"y\":")
+        line.append(fixed: report.position.y, digits: 3)
+        line.append(",\"z\":")
+        line.append(fixed: report.position.z, digits: 3)
+        line.append(",\"floor\":")
+        line.append(integer: report.level)
+        line.append(",\"accuracy\":")
+        line.append(fixed: report.accuracy, digits: 3)
+        line.append(",\"zone\":")
+        if let zone = report.zone { line.append(jsonString: zone) } else { line.append("null") }
+        line.append(",\"source\":\"")
+        line.append(report.source.rawValue)
+        line.append("\",\"beacons\":")
+        line.append(integer: report.beaconCount)
+        if includeDeviceOffset {
+            line.append(",\"device_offset\":")
+            if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) } else { line.append("null") }
+        }
+        line.append("}")
     }
-
     static func number(_ value: Double, digits: Int = 3) -> String {
         guard value.isFinite else { return "null" }
         return String(format: "%.\(digits)f", value)
@@ -124,3 +179,4 @@ public final class FixWriter {
         return out + "\""
     }
 }
+

@@ -23,6 +23,11 @@ public final class OutputFile {
     private var finished = false
     /// The first write error, if any: once set, nothing more is written and ``commit()`` throws it.
     public private(set) var failure: CSVError?
+    /// Whether bytes have gone to standard output already (they cannot be taken back).
+    private var flushedToStandardOutput = false
+    /// Keep standard output's bytes in memory until ``commit()``, so that ``rewind()`` always
+    /// works (a file output is rewound on disk and needs no holding).
+    public var holdsStandardOutput = false
 
     /// Standard output when `path` is nil or "-", otherwise a new file at `path`.
     /// - Throws: ``CSVError/unwritable(path:detail:)`` when the file cannot be created.
@@ -63,13 +68,38 @@ public final class OutputFile {
     /// Appends text; flushed in 64 KiB blocks.
     public func write(_ text: String) {
         pending.append(contentsOf: text.utf8)
-        if pending.count >= 1 << 16 { flush() }
+        if pending.count >= 1 << 16 { flushBlock() }
     }
 
     /// Appends bytes; flushed in 64 KiB blocks.
     public func write(_ data: Data) {
         pending.append(contentsOf: data)
-        if pending.count >= 1 << 16 { flush() }
+        if pending.count >= 1 << 16 { flushBlock() }
+    }
+
+    /// Appends bytes; flushed in 64 KiB blocks.
+    public func write(_ bytes: [UInt8]) {
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flushBlock() }
+    }
+
+    private func flushBlock() {
+        if holdsStandardOutput && finalPath == nil { return }
+        flush()
+    }
+
+    /// Throws away everything written so far, so that the output can be written again from
+    /// the start. False when part of it has already gone to standard output.
+    public func rewind() -> Bool {
+        guard !flushedToStandardOutput else { return false }
+        pending.removeAll(keepingCapacity: true)
+        guard finalPath != nil else { return true }
+        do {
+            try handle.truncate(atOffset: 0)
+            return true
+        } catch {
+            return false
+        }
     }
 
     private func flush() {
@@ -81,6 +111,7 @@ public final class OutputFile {
         } catch {
             failure = .unwritable(path: label, detail: Self.reason(error))
         }
+        if finalPath == nil { flushedToStandardOutput = true }
     }
 
     /// Flushes and, for a file, moves it into place.

@@ -19,36 +19,64 @@ public final class RSSISampleReader {
         public var firstBadRow: CSVError?
     }
 
-    private let csv: CSVReader
-    private let skipBadRows: Bool
-    private let columns: (timestamp: Int, identity: CSVReader.IdentityColumns, rssi: Int, device: Int?)
-    private var uuidCache: [String: UUID] = [:]
+    private var stream: SampleStream
     /// What has been read and skipped so far.
-    public private(set) var counts = Counts()
+    public var counts: Counts { stream.counts }
 
     /// Opens `path` and checks that the required columns are present.
     public convenience init(path: String, skipBadRows: Bool = false) throws(CSVError) {
         try self.init(csv: CSVReader(path: path), skipBadRows: skipBadRows)
     }
 
-    /// Reads samples from an already opened CSV.
+    /// Reads samples from an already opened CSV (which this reader then consumes: do not read
+    /// from `csv` as well).
     public init(csv: CSVReader, skipBadRows: Bool = false) throws(CSVError) {
-        self.csv = csv
-        self.skipBadRows = skipBadRows
-        columns = (try csv.requireColumn("timestamp"),
-                   .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
-                         minor: try csv.requireColumn("minor")),
-                   try csv.requireColumn("rssi"), csv.column("device"))
+        stream = SampleStream(
+            rows: csv.rows, skipBadRows: skipBadRows,
+            columns: .init(timestamp: try csv.requireColumn("timestamp"),
+                           identity: .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
+                                           minor: try csv.requireColumn("minor")),
+                           rssi: try csv.requireColumn("rssi"), device: csv.column("device")))
     }
 
     /// Whether the file has a `device` column.
-    public var hasDevices: Bool { columns.device != nil }
+    public var hasDevices: Bool { stream.columns.device != nil }
 
     /// The next sample, or nil at the end of the file.
     public func next() throws(CSVError) -> RSSISample? {
-        while let row = try nextRow() {
+        try stream.next()
+    }
+}
+
+/// The state of an ``RSSISampleReader`` in one value, so that a whole sample is parsed from
+/// the row's bytes in one access.
+struct SampleStream {
+    struct Columns {
+        var timestamp: Int
+        var identity: CSVReader.IdentityColumns
+        var rssi: Int
+        var device: Int?
+    }
+
+    var rows: CSVRows
+    let skipBadRows: Bool
+    /// Set once an open quote has taken in the rest of the file.
+    private var exhausted = false
+    let columns: Columns
+    private var identities = IdentityTable()
+    private var devices = DeviceNames()
+    private(set) var counts = RSSISampleReader.Counts()
+
+    init(rows: CSVRows, skipBadRows: Bool, columns: Columns) {
+        self.rows = rows
+        self.skipBadRows = skipBadRows
+        self.columns = columns
+    }
+
+    mutating func next() throws(CSVError) -> RSSISample? {
+        while try nextRecord() {
             do {
-                if let sample = try parse(row) {
+                if let sample = try parseRecord() {
                     counts.read += 1
                     return sample
                 }
@@ -62,27 +90,38 @@ public final class RSSISampleReader {
         return nil
     }
 
-    /// The next row; with `skipBadRows`, a quoted field left open at the end of the file (it
-    /// took in the rest of the file) is counted as one bad row instead of thrown.
-    private func nextRow() throws(CSVError) -> [String]? {
+    /// Moves to the next row. With `skipBadRows`, a quoted field left open at the end of the
+    /// file (it took in the rest of the file) is counted as one bad row and ends the input.
+    private mutating func nextRecord() throws(CSVError) -> Bool {
+        guard !exhausted else { return false }
         do {
-            return try csv.next()
+            return try rows.nextRecord()
         } catch {
             guard skipBadRows, case .malformedRow = error else { throw error }
             counts.badRows += 1
             if counts.firstBadRow == nil { counts.firstBadRow = error }
-            return try csv.next()
+            exhausted = true
+            return false
         }
     }
 
-    private func parse(_ row: [String]) throws(CSVError) -> RSSISample? {
-        let rssi = try csv.double(row, columns.rssi)
+    /// The current row as a sample, straight from its bytes (no strings are built for rows
+    /// whose beacon and device were seen before).
+    private mutating func parseRecord() throws(CSVError) -> RSSISample? {
+        let rssi = try rows.recordDouble(columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
-        let timestamp = try csv.timestamp(row, columns.timestamp)
-        let identity = try csv.beaconIdentity(row, columns.identity, cache: &uuidCache)
+        let timestamp = try rows.recordTimestamp(columns.timestamp)
+        let uuidRange = try rows.trimmedRange(columns.identity.uuid)
+        guard let uuid = identities.uuid(rows.buffer, uuidRange) else {
+            throw .invalidValue(path: rows.path, line: rows.line, column: rows.header[columns.identity.uuid],
+                                value: rows.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
+        }
+        let major = try rows.recordInteger(columns.identity.major, in: 0...65535)
+        let minor = try rows.recordInteger(columns.identity.minor, in: 0...65535)
+        let identity = BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
         var device: String?
         if let index = columns.device {
-            device = String(try csv.field(row, index))
+            device = devices.name(rows.buffer, try rows.trimmedRange(index))
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
     }

@@ -11,9 +11,10 @@ struct LocateCommand: ParsableCommand {
         discussion: """
         Reads the floor plan and the RSSI samples CSV (timestamp,uuid,major,minor,rssi[,device]) \
         and writes one position per device and epoch: timestamp,x,y,floor,accuracy, then device, \
-        z, zone, source and beacons. Samples are streamed when each device's rows are in time \
-        order (to within a second); otherwise they are sorted in memory first. A summary goes \
-        to standard error.
+        z, zone, source and beacons. Samples are read once and streamed while each device's rows \
+        are in time order to within a second; at the first row further out of order the file \
+        is sorted in memory instead (the summary says so). With --idle-release, a device not \
+        heard for that long is finished and forgotten. A summary goes to standard error.
         """
     )
 
@@ -53,6 +54,9 @@ struct LocateCommand: ParsableCommand {
     @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
     var output: String?
 
+    @Option(name: .long, help: "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).")
+    var idleRelease: Double = 0
+
     @Flag(name: .long, help: "No progress on standard error.")
     var quiet = false
 
@@ -77,6 +81,9 @@ struct LocateCommand: ParsableCommand {
         }
         if let accelerationDensity, !(accelerationDensity.isFinite && accelerationDensity > 0) {
             throw ValidationError("--acceleration-density must be a positive number of m^2/s^3, got \(accelerationDensity)")
+        }
+        guard idleRelease.isFinite, idleRelease >= 0 else {
+            throw ValidationError("--idle-release must be a number of seconds, 0 or more, got \(idleRelease)")
         }
         if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
@@ -126,39 +133,61 @@ struct LocateCommand: ParsableCommand {
             if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
             configuration.deviceOffset = offsetModel
             configuration.shadowing = shadowingModel
-            let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
-            configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
-            var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
-
-            let writer = try FixWriter(output: try OutputFile(path: output),
-                                       format: format, includeDevice: order.hasDevices,
+            configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
+            var reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
+            let out = try OutputFile(path: output)
+            out.holdsStandardOutput = true
+            let writer = try FixWriter(output: out, format: format, includeDevice: reader.hasDevices,
                                        includeDeviceOffset: reportDeviceOffset, plan: floorPlan)
-            let progress = Progress(enabled: !quiet, total: order.rows)
+            let progress = Progress(enabled: !quiet, path: rssi)
             var held: [PositionReport] = []
-            func emit(_ reports: [PositionReport]) {
-                if smooth { held += reports } else { reports.forEach(writer.write) }
-            }
-            let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
-            if order.streamable {
+            let smooth = self.smooth  // read once: the property wrapper's getter is slow per sample
+            // Read once and stream; start over (from a sorted copy, or with the reorder delay
+            // the whole file needs) only when a row comes out of order.
+            var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
+            var engine: PositioningEngine
+            var restarted = false
+            while true {
+                configuration.reorderDelay = pass.reorderDelay
+                engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
+                func emitReady() {
+                    if smooth { held += engine.pull() } else { engine.drain(writer.write) }
+                }
+                if pass == .sorted {
+                    var all: [RSSISample] = []
+                    while let sample = try reader.next() { all.append(sample) }
+                    for sample in PositioningEngine.inBatchOrder(all) {
+                        engine.push(sample)
+                        emitReady()
+                        progress.tick(engine.statistics.accepted)
+                    }
+                    break
+                }
+                var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease)
+                var next: SampleOrder.Pass?
                 while let sample = try reader.next() {
+                    if !order.admits(sample) {
+                        next = try order.passAfterReading(reader)
+                        break
+                    }
                     engine.push(sample)
-                    emit(engine.pull())
+                    emitReady()
                     progress.tick(reader.counts.read)
                 }
-            } else {
-                var all: [RSSISample] = []
-                while let sample = try reader.next() { all.append(sample) }
-                for sample in PositioningEngine.inBatchOrder(all) {
-                    engine.push(sample)
-                    emit(engine.pull())
-                    progress.tick(engine.statistics.accepted)
-                }
+                guard var next else { break }
+                // A second start over could only come from a file changing under us: sort.
+                if restarted { next = .sorted }
+                restarted = true
+                guard writer.restart() else { throw LocateError.cannotStartOver(path: output ?? "-") }
+                held.removeAll()
+                pass = next
+                reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             }
-            emit(engine.finish())
+            if smooth { held += engine.finish() } else { engine.finish().forEach(writer.write) }
             if smooth { try engine.smooth(held).forEach(writer.write) }
             try writer.finish()
             progress.done()
-            Summary(counts: reader.counts, statistics: engine.statistics, sorted: !order.streamable,
+            Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
                     setApart: engine.inconsistentBeacons).print()
         }
     }

@@ -92,29 +92,22 @@ struct MonitorCommand: ParsableCommand {
             var template = try RegionMonitor(plan: floorPlan, hysteresis: hysteresis)
             try template.add(file, assuming: assume)
 
-            var configuration = PositioningEngine.Configuration()
-            let order = try SampleOrder.scan(path: rssi, skipBadRows: skipBadRows)
-            configuration.reorderDelay = order.streamable ? min(max(order.largestStepBack, 0) + 0.05, 1) : 0
-            var engine = try PositioningEngine(plan: floorPlan, configuration: configuration)
-
+            // The samples in batch order (per device, in time order): events do not depend on
+            // how the file interleaves devices or orders equal times.
+            var engine = try PositioningEngine(plan: floorPlan)
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
-            func feed(_ sample: RSSISample) {
+            var all: [RSSISample] = []
+            while let sample = try reader.next() { all.append(sample) }
+            for sample in PositioningEngine.inBatchOrder(all) {
                 replay.observe(sample)
                 engine.push(sample)
                 replay.observe(engine.pull(), setApart: engine)
             }
-            if order.streamable {
-                while let sample = try reader.next() { feed(sample) }
-            } else {
-                var all: [RSSISample] = []
-                while let sample = try reader.next() { all.append(sample) }
-                PositioningEngine.inBatchOrder(all).forEach(feed)
-            }
             replay.observe(engine.finish(), setApart: engine)
 
             let writer = EventWriter(output: try OutputFile(path: output, notOverwriting: [plan, regions, rssi]), format: format,
-                                     includeDevice: order.hasDevices,
+                                     includeDevice: reader.hasDevices,
                                      includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
             for (device, event) in replay.events { writer.write(event, device: device) }
             try writer.finish()

@@ -1,30 +1,103 @@
 import PositioningIO
 
-/// A first pass over an RSSI file: how far each device's timestamps step back, so that
-/// `locate` streams files in time order (constant memory) and sorts only those that need it.
+/// Decides, while the samples stream by, whether a file can be positioned in one pass, and
+/// what to do when it cannot.
+///
+/// The engine takes each device's samples in time order up to its reorder delay; `locate`
+/// gives it the delay a file needs: the largest step back in time within one device plus
+/// 0.05 s (at most 1 s), or sorts the file in memory when some row steps back more than
+/// ``window``. That is decided on the way, in the one pass:
+/// - a file without a device column streams with the largest delay (1 s): for one device the
+///   positions do not depend on the delay while no sample is late;
+/// - a file with devices streams with 0.05 s (the delay of a file in order), because there the
+///   delay decides when each device's epochs close and so the order of the devices' rows in
+///   the output.
+/// A row that does not fit the pass (further back than the window, or stepping back at all in
+/// a file with devices) ends it: the rest of the file is read for its largest step back, and
+/// `locate` starts over with the right delay, or sorted (and the summary says so).
+///
+/// Each device's latest time is kept while the device is active; with idle release, devices
+/// not heard for 1.5 × the idle-release time (after the engine released them) are forgotten,
+/// so memory follows the active devices.
 struct SampleOrder {
-    /// Data rows read.
-    var rows = 0
-    /// Whether the file has a device column.
-    var hasDevices = false
-    /// The largest step back in time within one device, seconds (0 when sorted).
-    var largestStepBack = 0.0
+    /// How `locate` goes through the file.
+    enum Pass: Equatable {
+        /// Stream, taking rows up to `stepBack` seconds behind their device's latest, with a
+        /// reorder delay of `stepBack` + 0.05 s (at most 1 s).
+        case stream(stepBack: Double)
+        /// Read everything, sort by device and time, then position.
+        case sorted
 
-    /// Whether streaming with a reorder delay of at most 1 s is exact.
-    var streamable: Bool { largestStepBack <= 0.95 }
+        /// The engine's reorder delay in this pass.
+        var reorderDelay: Double {
+            if case .stream(let stepBack) = self { return min(stepBack + 0.05, 1) }
+            return 0
+        }
+    }
 
-    static func scan(path: String, skipBadRows: Bool) throws(CSVError) -> SampleOrder {
-        let reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
-        var order = SampleOrder(hasDevices: reader.hasDevices)
-        var latest: [String?: Double] = [:]
-        while let sample = try reader.next() {
-            order.rows += 1
-            if let last = latest[sample.device], sample.timestamp < last {
-                order.largestStepBack = max(order.largestStepBack, last - sample.timestamp)
-            } else {
-                latest[sample.device] = sample.timestamp
+    /// How far (seconds) a sample may be behind its device's latest and still be streamed.
+    static let window = 0.95
+
+    /// The pass to try first.
+    static func firstPass(hasDevices: Bool) -> Pass {
+        .stream(stepBack: hasDevices ? 0 : window)
+    }
+
+    /// The pass a file needs whose largest step back within a device is `stepBack` seconds.
+    static func pass(forStepBack stepBack: Double) -> Pass {
+        stepBack <= window ? .stream(stepBack: stepBack) : .sorted
+    }
+
+    /// The largest step back this pass can take.
+    private let tolerance: Double
+    private let forgetAfter: Double?
+    private var latest: [String?: Double] = [:]
+    /// The device of the previous sample and its latest time (held out of the dictionary).
+    private var current: String??
+    private var currentLatest = -Double.infinity
+    private var clock = -Double.infinity
+    private var nextSweep = -Double.infinity
+    /// The largest step back seen, seconds.
+    private(set) var largestStepBack = 0.0
+
+    /// A check for `pass`, on a stream whose idle devices are released after `idleRelease`
+    /// seconds (nil: never, and every device's latest time is kept).
+    init(pass: Pass, idleRelease: Double?) {
+        if case .stream(let stepBack) = pass { tolerance = stepBack } else { tolerance = .infinity }
+        forgetAfter = idleRelease.map { 1.5 * $0 }
+    }
+
+    /// Whether `sample` can be streamed exactly in this pass.
+    mutating func admits(_ sample: RSSISample) -> Bool {
+        if current != .some(sample.device) {
+            if let current { latest[current] = currentLatest }
+            current = .some(sample.device)
+            currentLatest = latest[sample.device] ?? -.infinity
+        }
+        let time = sample.timestamp
+        if time < currentLatest {
+            largestStepBack = max(largestStepBack, currentLatest - time)
+            return currentLatest - time <= tolerance
+        }
+        currentLatest = time
+        if time > clock {
+            clock = time
+            if let forgetAfter, clock >= nextSweep {
+                nextSweep = clock + forgetAfter / 2
+                if let current { latest[current] = currentLatest }
+                // Remove in place (a filtered copy would grow again on every insert).
+                let cutoff = clock - forgetAfter
+                let stale = latest.compactMap { $0.value < cutoff ? $0.key : nil }
+                for key in stale { latest.removeValue(forKey: key) }
             }
         }
-        return order
+        return true
+    }
+
+    /// Reads the rest of `reader` for its largest step back and returns the pass the whole
+    /// file needs.
+    mutating func passAfterReading(_ reader: RSSISampleReader) throws(CSVError) -> Pass {
+        while largestStepBack <= Self.window, let sample = try reader.next() { _ = admits(sample) }
+        return Self.pass(forStepBack: largestStepBack)
     }
 }

@@ -1,0 +1,295 @@
+import Foundation
+
+/// The rows of a CSV file as byte ranges: the state and parsing behind ``CSVReader``, kept in
+/// one value so that a whole row (or a whole sample) is parsed in one access, without the
+/// per-byte exclusivity checks a class's stored properties would cost.
+///
+/// Bytes are read in 256 KiB blocks into one reused buffer; each row's fields are ranges in it
+/// (quoted fields are unescaped in place). Rows end at LF, CRLF or a lone CR; a UTF-8 byte
+/// order mark before the header is skipped.
+struct CSVRows {
+    /// The file path (or a label for in-memory data), used in error messages.
+    let path: String
+    /// Column names from the header row, trimmed.
+    private(set) var header: [String] = []
+    /// Line number of the current row (1 = header).
+    private(set) var line = 1
+
+    private let source: FileSource?
+    /// Bytes read and not yet consumed start at `position`; a row's fields point into it.
+    private(set) var buffer: [UInt8] = []
+    private var position = 0
+    private var exhausted = false
+    /// The current row's fields as byte ranges in ``buffer`` (untrimmed).
+    private var fieldStarts: [Int] = []
+    private var fieldEnds: [Int] = []
+
+    /// Opens `path` and reads its header row.
+    init(path: String) throws(CSVError) {
+        self.path = path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw .unreadable(path: path, detail: exists ? "permission denied or not a file" : "no such file")
+        }
+        source = FileSource(handle: handle)
+        buffer.reserveCapacity(Self.blockSize * 2)
+        _ = try refill()
+        try readHeader()
+    }
+
+    /// Reads CSV text held in memory; `label` stands for the path in error messages.
+    init(text: String, label: String) throws(CSVError) {
+        path = label
+        source = nil
+        buffer = Array(text.utf8)
+        exhausted = true
+        try readHeader()
+    }
+
+    private mutating func readHeader() throws(CSVError) {
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        guard try readRow() else { throw .empty(path: path) }
+        line = 1
+        var names = (0..<fieldStarts.count).map {
+            String(decoding: buffer[fieldStarts[$0]..<fieldEnds[$0]], as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
+        header = names
+    }
+
+    /// The current row's fields as strings (untrimmed).
+    func fieldStrings(into fields: inout [String]) {
+        fields.removeAll(keepingCapacity: true)
+        for index in 0..<fieldStarts.count {
+            fields.append(String(decoding: buffer[fieldStarts[index]..<fieldEnds[index]], as: UTF8.self))
+        }
+    }
+
+    // MARK: Rows as byte ranges
+
+    /// Moves to the next non-blank row without building strings; its fields are then read with
+    /// ``fieldCount`` and ``trimmedRange(_:)``. False at the end of the file.
+    mutating func nextRecord() throws(CSVError) -> Bool {
+        while true {
+            guard try readRow() else { return false }
+            if fieldStarts.count == 1 && isBlank(fieldStarts[0]..<fieldEnds[0]) { continue }
+            return true
+        }
+    }
+
+    /// Fields in the current row.
+    var fieldCount: Int { fieldStarts.count }
+
+    /// The byte range in ``buffer`` of field `index` of the current row, without surrounding
+    /// spaces and tabs (and a trailing CR).
+    /// - Throws: ``CSVError/malformedRow(path:line:detail:)`` when the row is too short.
+    func trimmedRange(_ index: Int) throws(CSVError) -> Range<Int> {
+        guard index < fieldStarts.count else {
+            throw .malformedRow(path: path, line: line,
+                detail: "has \(fieldStarts.count) field(s), column '\(header[index])' needs \(index + 1)")
+        }
+        var start = fieldStarts[index], end = fieldEnds[index]
+        while start < end, buffer[start] == UInt8(ascii: " ") || buffer[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, case let byte = buffer[end - 1],
+              byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") { end -= 1 }
+        return start..<end
+    }
+
+    /// The text of `range` in ``buffer``, for messages and the rare values kept as strings.
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: buffer[range], as: UTF8.self)
+    }
+
+    /// Field `index` of the current row as a finite `Double` (the value `Double(String)` gives).
+    func recordDouble(_ index: Int) throws(CSVError) -> Double {
+        let range = try trimmedRange(index)
+        guard let value = DecimalText.double(buffer, range), value.isFinite else {
+            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
+                                expected: "a finite number")
+        }
+        return value
+    }
+
+    /// Field `index` of the current row as a time in seconds that the engine accepts: finite and
+    /// within ±``RSSISample/timestampLimit`` (10¹⁰ s); the message suggests dividing
+    /// millisecond or nanosecond clocks.
+    func recordTimestamp(_ index: Int) throws(CSVError) -> Double {
+        let range = try trimmedRange(index)
+        guard let value = DecimalText.double(buffer, range), RSSISample.isUsableTimestamp(value) else {
+            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
+                                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
+        }
+        return value
+    }
+
+    /// Field `index` of the current row as an integer in `range`.
+    func recordInteger(_ index: Int, in allowed: ClosedRange<Int>) throws(CSVError) -> Int {
+        let range = try trimmedRange(index)
+        guard let value = DecimalText.integer(buffer, range), allowed.contains(value) else {
+            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
+                                expected: "an integer in \(allowed.lowerBound)...\(allowed.upperBound)")
+        }
+        return value
+    }
+
+    /// Whether `range` holds only whitespace (a blank line).
+    private func isBlank(_ range: Range<Int>) -> Bool {
+        var ascii = true
+        for index in range {
+            let byte = buffer[index]
+            if byte >= 0x80 { ascii = false; break }
+            if !(byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) { return false }
+        }
+        return ascii || text(range).allSatisfy(\.isWhitespace)
+    }
+
+    // MARK: Reading
+
+    private static let blockSize = 1 << 18
+
+    /// Reads one logical row (quoted fields may span lines) into `fieldStarts`/`fieldEnds`.
+    /// A row ends at LF, CRLF or a lone CR.
+    private mutating func readRow() throws(CSVError) -> Bool {
+        line += 1
+        while true {
+            fieldStarts.removeAll(keepingCapacity: true)
+            fieldEnds.removeAll(keepingCapacity: true)
+            var index = position
+            var fieldStart = index
+            let end = buffer.count
+            // The common case: no quotes; one pass finds the commas and the line end.
+            while index < end {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: ",") {
+                    fieldStarts.append(fieldStart)
+                    fieldEnds.append(index)
+                    fieldStart = index + 1
+                } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    if byte == UInt8(ascii: "\r"), index + 1 >= end, try refillKeepingRow() { break }
+                    fieldStarts.append(fieldStart)
+                    fieldEnds.append(index)
+                    position = index + 1
+                    if byte == UInt8(ascii: "\r"), position < buffer.count, buffer[position] == UInt8(ascii: "\n") {
+                        position += 1
+                    }
+                    return true
+                } else if byte == UInt8(ascii: "\"") {
+                    return try readQuotedRow()
+                }
+                index += 1
+            }
+            if index < end { continue }  // refilled at a CR: parse the row again
+            // The row runs past the buffered bytes: read more and parse it again.
+            if try refillKeepingRow() { continue }
+            if position >= buffer.count { line -= 1; return false }
+            fieldStarts.append(fieldStart)
+            fieldEnds.append(buffer.count)
+            position = buffer.count
+            return true
+        }
+    }
+
+    /// The slow path for a row with quotes: finds the row's end (reading more as needed),
+    /// then splits it, unescaping quoted fields in place.
+    private mutating func readQuotedRow() throws(CSVError) -> Bool {
+        let startLine = line
+        // Find the end of the row with its quotes in mind.
+        var rowEnd: Int
+        var nextPosition: Int
+        var extraLines: Int
+        scan: while true {
+            var inQuotes = false
+            var index = position
+            extraLines = 0
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") {
+                    inQuotes.toggle()
+                } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    let crlf = byte == UInt8(ascii: "\r") && index + 1 < buffer.count
+                        && buffer[index + 1] == UInt8(ascii: "\n")
+                    if byte == UInt8(ascii: "\r"), index + 1 >= buffer.count, try refillKeepingRow() { continue scan }
+                    if !inQuotes {
+                        rowEnd = index
+                        nextPosition = index + (crlf ? 2 : 1)
+                        break scan
+                    }
+                    extraLines += 1
+                    if crlf { index += 1 }
+                }
+                index += 1
+            }
+            if try refillKeepingRow() { continue }
+            if inQuotes { throw .malformedRow(path: path, line: startLine, detail: "a quoted field is not closed") }
+            rowEnd = buffer.count
+            nextPosition = buffer.count
+            break
+        }
+        // Split and unescape: "" inside quotes is one quote; quotes elsewhere toggle quoting.
+        fieldStarts.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+        var read = position, write = position
+        var fieldStart = position
+        var inQuotes = false
+        while read < rowEnd {
+            let byte = buffer[read]
+            read += 1
+            if byte == UInt8(ascii: "\"") {
+                if inQuotes, read < rowEnd, buffer[read] == UInt8(ascii: "\"") {
+                    buffer[write] = byte
+                    write += 1
+                    read += 1
+                } else {
+                    inQuotes.toggle()
+                }
+            } else if byte == UInt8(ascii: ","), !inQuotes {
+                fieldStarts.append(fieldStart)
+                fieldEnds.append(write)
+                fieldStart = write
+            } else {
+                buffer[write] = byte
+                write += 1
+            }
+        }
+        fieldStarts.append(fieldStart)
+        fieldEnds.append(write)
+        position = nextPosition
+        line += extraLines
+        return true
+    }
+
+    /// Moves the unread bytes (the row being parsed) to the front of the buffer and appends the
+    /// next block of the file. False when nothing more could be read.
+    private mutating func refillKeepingRow() throws(CSVError) -> Bool {
+        guard !exhausted, source != nil else { return false }
+        if position > 0 {
+            buffer.removeSubrange(0..<position)
+            position = 0
+        }
+        return try refill()
+    }
+
+    private mutating func refill() throws(CSVError) -> Bool {
+        guard !exhausted, let source else { return false }
+        let chunk: Data?
+        do {
+            chunk = try source.handle.read(upToCount: Self.blockSize)
+        } catch {
+            throw .unreadable(path: path, detail: error.localizedDescription)
+        }
+        guard let chunk, !chunk.isEmpty else {
+            exhausted = true
+            return false
+        }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+}
+
+/// An open file that closes when the last reader holding it goes.
+final class FileSource {
+    let handle: FileHandle
+    init(handle: FileHandle) { self.handle = handle }
+    deinit { try? handle.close() }
+}

@@ -1,0 +1,13 @@
+/// Why `locate` stopped although its inputs were readable.
+enum LocateError: Error, CustomStringConvertible {
+    /// The output could not be emptied to start over after rows out of time order were found.
+    case cannotStartOver(path: String)
+
+    var description: String {
+        switch self {
+        case .cannotStartOver(let path):
+            return "\(path): the RSSI rows are out of time order and the output written so far could not be "
+                + "emptied to start over from a sorted copy; sort the file by device and timestamp first"
+        }
+    }
+}
