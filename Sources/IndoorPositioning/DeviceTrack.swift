@@ -282,7 +282,7 @@ extension DeviceTrack {
     /// would, and reports the tracker's prediction at the end of each closed epoch that gave no
     /// report (no samples, or none usable): source ``PositionReport/Source/predicted``, no
     /// beacons, the covariance grown by the motion model. Predictions stop after the first one
-    /// that reaches the tracker's ``TrackerConfiguration/maximumPositionVariance`` (the track
+    /// that reaches the tracker's `TrackerConfiguration/maximumPositionVariance` (the track
     /// then coasts no further); the remaining empty epochs are skipped in one step, so a far
     /// `time` costs no more than a near one. Nothing is predicted without a track (raw fixes, or
     /// before the first determined fix).

@@ -1,6 +1,6 @@
 /// The solver's and the tracker's settings for one floor of a plan, made in one call, so that
 /// nothing the plan says has to be copied by hand: the receiver height (the plan's
-/// ``PlanDefaults/receiverHeight``), the floor's elevation, every level's elevation (for the
+/// `PlanDefaults/receiverHeight`), the floor's elevation, every level's elevation (for the
 /// solver's planar height) and the floor's outline (the map constraint).
 ///
 /// ```swift

@@ -42,14 +42,14 @@ extension PositioningEngine {
         /// it back when it agrees again. Default true. See
         /// ``PositioningEngine/inconsistentBeacons``.
         public var excludesInconsistentBeacons: Bool
-        /// How the receiving device's RSSI offset is handled (see ``DeviceOffsetModel``): nil
+        /// How the receiving device's RSSI offset is handled (see `DeviceOffsetModel`): nil
         /// (the default) estimates it per device, starting from 0 dB with a standard deviation of
         /// ``calibratedOffsetSigma`` when calibrated path-loss models were given to the engine and
-        /// ``uncalibratedOffsetSigma`` otherwise. ``DeviceOffsetModel/fixed(_:)`` sets a known
+        /// ``uncalibratedOffsetSigma`` otherwise. `DeviceOffsetModel/fixed(_:)` sets a known
         /// offset and turns the estimate off.
         public var deviceOffset: DeviceOffsetModel?
-        /// Time-correlated shadowing: each beacon's bias state (see ``ShadowingModel``);
-        /// ``ShadowingModel/independent`` treats every sample's error as independent.
+        /// Time-correlated shadowing: each beacon's bias state (see `ShadowingModel`);
+        /// `ShadowingModel/independent` treats every sample's error as independent.
         public var shadowing: ShadowingModel
 
         /// Prior standard deviation of the device offset when the engine was given calibrated
