@@ -86,12 +86,16 @@ extension AugmentedTracker {
                                       density: configuration.accelerationDensity, share: share,
                                       estimatesOffset: offsetModel.isEstimated)
         scratch.accepted.removeAll(keepingCapacity: true)
+        scratch.rows.removeAll(keepingCapacity: true)
         var nisSum = 0.0, used = 0, rejected = 0
         // The epoch's log-evidence log p(z | earlier samples): gated samples count as if they
-        // sat on the gate (a robust, model-independent treatment of outliers).
+        // sat on the gate (a robust, model-independent treatment of outliers); Σ log 2πRᵢ of the
+        // fused samples is taken at the prior.
         var logEvidence = 0.0
         for (k, s) in samples.enumerated() {
-            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k],
+                                      correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+            scratch.rows.append(row)
             let innovationVariance = row.quadratic(scratch.pPrior) + row.r
             let nu = s.rssi - row.h
             let nis = nu * nu / innovationVariance
@@ -102,6 +106,7 @@ extension AugmentedTracker {
                                         sigma2: row.scaledR / lambda, maximum: configuration.maximumNoiseScale)
                 nisSum += nis
                 used += 1
+                logEvidence -= 0.5 * Foundation.log(2 * Double.pi * row.r)
             } else {
                 rejected += 1
                 logEvidence -= 0.5 * (rssiGate + Foundation.log(2 * Double.pi * innovationVariance))
@@ -126,7 +131,13 @@ extension AugmentedTracker {
             scratch.xPrior[3] = 0
             scratch.pPrior.resetKinematics(variances: (kept.0, kept.1, v0, v0))
             for i in scratch.accepted.indices { scratch.accepted[i] = true }
+            // Every sample is fused from the new prior: rows and Σ log 2πRᵢ anew.
             logEvidence = 0
+            for (k, s) in samples.enumerated() {
+                scratch.rows[k] = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k],
+                                                  correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+                logEvidence -= 0.5 * Foundation.log(2 * Double.pi * scratch.rows[k].r)
+            }
             monitor.restart()
             outcome = .reset
             startsSegment = true
@@ -141,16 +152,25 @@ extension AugmentedTracker {
         scratch.info.invertFactored(into: &scratch.priorInfo)
         scratch.xPost.assign(scratch.xPrior)
         let n = state.count
-        for _ in 0..<(configuration.rssiIterations + 4) {
+        // The MAP cost J at the last linearisation point (for the evidence).
+        var cost = 0.0
+        for iteration in 0..<(configuration.rssiIterations + 4) {
             scratch.info.assign(scratch.priorInfo)
+            cost = 0
             for i in 0..<n {
                 var sum = 0.0
                 for c in 0..<n { sum += scratch.priorInfo[i, c] * (scratch.xPrior[c] - scratch.xPost[c]) }
                 scratch.rhs[i] = sum
+                cost += (scratch.xPrior[i] - scratch.xPost[i]) * sum
             }
             for (k, s) in samples.enumerated() where scratch.accepted[k] {
-                let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
-                row.accumulate(into: &scratch.info, &scratch.rhs, residual: s.rssi - row.h)
+                // The first iteration linearises at the prior, where the rows are known already.
+                let row = iteration == 0 ? scratch.rows[k]
+                    : measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k],
+                                      correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+                let residual = s.rssi - row.h
+                row.accumulate(into: &scratch.info, &scratch.rhs, residual: residual)
+                cost += residual * residual / row.r
             }
             guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
             scratch.info.solveFactored(&scratch.rhs)
@@ -160,19 +180,8 @@ extension AugmentedTracker {
         scratch.info.invertFactored(into: &scratch.pPost)
         guard scratch.pPost.isFinite, scratch.xPost.allSatisfy(\.isFinite) else { throw .covarianceNotPositiveDefinite }
         // Laplace (exact for the linearised model): log p(z) = −½ J* − ½ Σ log 2πRᵢ
-        //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the solution.
-        var cost = 0.0
-        for i in 0..<n {
-            var sum = 0.0
-            for c in 0..<n { sum += scratch.priorInfo[i, c] * (scratch.xPost[c] - scratch.xPrior[c]) }
-            cost += (scratch.xPost[i] - scratch.xPrior[i]) * sum
-        }
-        for (k, s) in samples.enumerated() where scratch.accepted[k] {
-            let row = measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k], correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
-            let residual = s.rssi - row.h
-            cost += residual * residual / row.r
-            logEvidence -= 0.5 * Foundation.log(2 * Double.pi * row.r)
-        }
+        //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the last
+        //   linearisation point (the final step is below 1 mm, or the iterations ran out).
         logEvidence -= 0.5 * (cost + logDetPrior + scratch.info.logDeterminantOfFactored)
         commit(prior: false, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
                logEvidence: logEvidence)
@@ -277,30 +286,34 @@ struct SampleRow {
         }
     }
 
-    /// H P Hᵀ.
+    /// H P Hᵀ for a symmetric P (entries are in increasing state order, so one triangle does).
     @inline(__always)
     func quadratic(_ p: SquareMatrix) -> Double {
         var sum = 0.0
         for a in 0..<count {
             let (i, u) = entry(a)
-            for b in 0..<count {
+            var inner = 0.5 * u * p[i, i]
+            for b in 0..<a {
                 let (j, v) = entry(b)
-                sum += u * v * p[i, j]
+                inner += v * p[i, j]
             }
+            sum += 2 * u * inner
         }
         return sum
     }
 
-    /// info += Hᵀ H / R and rhs += Hᵀ residual / R.
+    /// info += Hᵀ H / R (its lower triangle, the part the Cholesky factorisation reads) and
+    /// rhs += Hᵀ residual / R.
     @inline(__always)
     func accumulate(into info: inout SquareMatrix, _ rhs: inout [Double], residual: Double) {
         let w = 1 / r
         for a in 0..<count {
             let (i, u) = entry(a)
-            rhs[i] += u * residual * w
-            for b in 0..<count {
+            let uw = u * w
+            rhs[i] += uw * residual
+            for b in 0...a {
                 let (j, v) = entry(b)
-                info[i, j] += u * v * w
+                info[i, j] += uw * v
             }
         }
     }

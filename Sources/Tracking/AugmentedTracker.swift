@@ -325,6 +325,8 @@ extension AugmentedTracker {
         var accepted: [Bool] = []
         /// Each sample's bias correlation e^{−τ/τ_b} with the epoch's end.
         var sampleCorrelation: [Double] = []
+        /// Each sample's row at the prior (reused by the first Gauss–Newton iteration).
+        var rows: [SampleRow] = []
 
         init(size n: Int, slots count: Int) {
             xPrior = Array(repeating: 0, count: n)
@@ -339,6 +341,7 @@ extension AugmentedTracker {
             sampleSlot.reserveCapacity(64)
             accepted.reserveCapacity(64)
             sampleCorrelation.reserveCapacity(64)
+            rows.reserveCapacity(64)
         }
     }
 }
