@@ -226,16 +226,10 @@ public struct KalmanTracker: Sendable {
         try predict(to: m.time)
         let d2 = try m.mahalanobisSquared(fromX: state[0], y: state[1], xx: covariance[0, 0],
                                           xy: covariance[0, 1], yy: covariance[1, 1])
-        guard d2 > fixGate else {
-            fixRejections = 0
-            return .accepted(mahalanobisSquared: d2)
-        }
-        fixRejections += 1
-        guard fixRejections >= configuration.fixRejectionsBeforeReset else {
-            return .gated(mahalanobisSquared: d2, consecutive: fixRejections)
-        }
-        start(at: m)
-        return .reset
+        let outcome = UpdateOutcome.verdict(mahalanobisSquared: d2, gate: fixGate, rejections: &fixRejections,
+                                            limit: configuration.fixRejectionsBeforeReset)
+        if outcome == .reset { start(at: m) }
+        return outcome
     }
 
     // MARK: - RSSI update (EKF)

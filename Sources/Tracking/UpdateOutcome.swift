@@ -16,4 +16,18 @@ public enum UpdateOutcome: Sendable, Hashable {
         if case .gated = self { return false }
         return true
     }
+
+    /// The verdict on an independent fix whose squared Mahalanobis distance from the track is
+    /// `d2`: `.accepted` within the gate (the count of rejections in a row starts again),
+    /// `.gated` outside it, `.reset` when `limit` fixes in a row were outside it (the caller
+    /// restarts the track at the fix).
+    static func verdict(mahalanobisSquared d2: Double, gate: Double, rejections: inout Int, limit: Int) -> UpdateOutcome {
+        guard d2 > gate else {
+            rejections = 0
+            return .accepted(mahalanobisSquared: d2)
+        }
+        rejections += 1
+        guard rejections >= limit else { return .gated(mahalanobisSquared: d2, consecutive: rejections) }
+        return .reset
+    }
 }
