@@ -20,6 +20,7 @@ public final class EventWriter {
     private let format: EventFormat
     private let includeDevice: Bool
     private let includeBeaconColumns: Bool
+    private var line = LineBytes()
     /// Number of events written.
     public private(set) var count = 0
 
@@ -36,30 +37,48 @@ public final class EventWriter {
         }
     }
 
-    /// Writes one event of `device`.
+    /// Writes one event of `device` (built as bytes in a reused line, as ``FixWriter`` does).
     public func write(_ event: MonitorEvent, device: String?) {
-        let time = FixWriter.number(event.date, digits: 3)
+        line.clear()
         switch format {
         case .csv:
-            var fields = [time, FixWriter.csvField(event.identifier), event.state.rawValue]
-            if includeDevice { fields.append(FixWriter.csvField(device ?? "")) }
-            if includeBeaconColumns {
-                fields.append(event.refinement?.description ?? "")
-                fields.append(event.flag == nil ? "" : "implausible")
-                fields.append(event.flag?.rawValue ?? "")
+            line.append(fixed: event.date, digits: 3)
+            line.append(",")
+            line.append(csvField: event.identifier)
+            line.append(",")
+            line.append(event.state.rawValue)
+            if includeDevice {
+                line.append(",")
+                line.append(csvField: device ?? "")
             }
-            output.write(fields.joined(separator: ",") + "\n")
+            if includeBeaconColumns {
+                line.append(",")
+                line.append(event.refinement?.description ?? "")
+                line.append(event.flag == nil ? "," : ",implausible")
+                line.append(",")
+                line.append(event.flag?.rawValue ?? "")
+            }
         case .jsonl:
-            var parts = ["\"timestamp\":\(time)", "\"region\":\(FixWriter.jsonString(event.identifier))",
-                         "\"state\":\"\(event.state.rawValue)\""]
-            if includeDevice { parts.append("\"device\":\(FixWriter.jsonString(device ?? ""))") }
-            if includeBeaconColumns {
-                parts.append("\"refinement\":" + (event.refinement.map { "\"\($0)\"" } ?? "null"))
-                parts.append("\"flag\":" + (event.flag == nil ? "null" : "\"implausible\""))
-                parts.append("\"reason\":" + (event.flag.map { "\"\($0.rawValue)\"" } ?? "null"))
+            line.append("{\"timestamp\":")
+            line.append(fixed: event.date, digits: 3)
+            line.append(",\"region\":")
+            line.append(jsonString: event.identifier)
+            line.append(",\"state\":\"")
+            line.append(event.state.rawValue)
+            line.append("\"")
+            if includeDevice {
+                line.append(",\"device\":")
+                line.append(jsonString: device ?? "")
             }
-            output.write("{" + parts.joined(separator: ",") + "}\n")
+            if includeBeaconColumns {
+                line.append(",\"refinement\":" + (event.refinement.map { "\"\($0)\"" } ?? "null"))
+                line.append(",\"flag\":" + (event.flag == nil ? "null" : "\"implausible\""))
+                line.append(",\"reason\":" + (event.flag.map { "\"\($0.rawValue)\"" } ?? "null"))
+            }
+            line.append("}")
         }
+        line.append("\n")
+        output.write(line.bytes)
         count += 1
     }
 
