@@ -75,11 +75,10 @@ extension KalmanTracker {
             let nis = nu * nu / sVar
             accepted.append(nis <= gate)
             if nis <= gate {
-                learnNoiseScale(innovation: nu, predictedVariance: sVar - s.model.sigma * s.model.sigma * scale,
-                                sigma: s.model.sigma)
+                monitor.learnNoiseScale(innovation: nu, predictedVariance: sVar - s.model.sigma * s.model.sigma * scale,
+                                        sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
             }
-            meanNIS += (min(nis, Self.nisCap) - meanNIS) * Self.nisWeight
-            rssiSamplesSinceReset += 1
+            monitor.record(nis: nis)
             if nis <= gate {
                 nisSum += nis
                 used += 1
@@ -88,17 +87,17 @@ extension KalmanTracker {
             }
         }
         var outcome = UpdateOutcome.accepted(mahalanobisSquared: used > 0 ? nisSum / Double(used) : 0)
-        let inconsistent = rssiSamplesSinceReset >= Self.nisWindow && meanNIS > configuration.lostInnovationLevel
+        let inconsistent = monitor.isInconsistent(level: configuration.lostInnovationLevel)
         if used == 0 || inconsistent {
-            rssiRejections += rejected
-            if rssiRejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
-                return .gated(mahalanobisSquared: 0, consecutive: rssiRejections)
+            monitor.rejections += rejected
+            if monitor.rejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
+                return .gated(mahalanobisSquared: 0, consecutive: monitor.rejections)
             }
             inflateForReset()
             for i in accepted.indices { accepted[i] = true }
             outcome = .reset
         } else {
-            rssiRejections = 0
+            monitor.rejections = 0
         }
 
         // Gauss–Newton on the MAP cost, information form.

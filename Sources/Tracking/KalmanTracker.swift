@@ -53,15 +53,11 @@ public struct KalmanTracker: Sendable {
     public private(set) var history: [TrackStep] = []
 
     private var fixRejections = 0
-    var rssiRejections = 0
-    /// Exponentially weighted mean of the RSSI samples' normalised innovation squared ν²/S
-    /// (each capped at ``nisCap``): about 1 while the filter is consistent.
-    var meanNIS = 1.0
-    /// RSSI samples since the track started or was last reset.
-    var rssiSamplesSinceReset = 0
+    /// The running NIS mean, noise scale λ and RSSI rejections (see ``InnovationMonitor``).
+    var monitor = InnovationMonitor()
     /// The learned scale λ ≥ 1 of every RSSI sample's variance σ² (see
     /// ``TrackerConfiguration/maximumNoiseScale``).
-    public internal(set) var noiseScale = 1.0
+    public var noiseScale: Double { monitor.noiseScale }
     private let fixGate: Double
     private let rssiGate: Double
 
@@ -261,16 +257,16 @@ public struct KalmanTracker: Sendable {
         var innovationVariance = (jacobian * ph).sum() + r
         var nu = s.rssi - h
         if nu * nu <= rssiGate * innovationVariance {
-            learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - r, sigma: s.model.sigma)
+            monitor.learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - r,
+                                    sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
         }
         let d2 = nu * nu / innovationVariance
-        meanNIS += (min(d2, Self.nisCap) - meanNIS) * Self.nisWeight
-        rssiSamplesSinceReset += 1
-        let inconsistent = rssiSamplesSinceReset >= Self.nisWindow && meanNIS > configuration.lostInnovationLevel
+        monitor.record(nis: d2)
+        let inconsistent = monitor.isInconsistent(level: configuration.lostInnovationLevel)
         if d2 > rssiGate || inconsistent {
-            if d2 > rssiGate { rssiRejections += 1 }
-            guard rssiRejections >= configuration.rssiRejectionsBeforeReset || inconsistent else {
-                return .gated(mahalanobisSquared: d2, consecutive: rssiRejections)
+            if d2 > rssiGate { monitor.rejections += 1 }
+            guard monitor.rejections >= configuration.rssiRejectionsBeforeReset || inconsistent else {
+                return .gated(mahalanobisSquared: d2, consecutive: monitor.rejections)
             }
             // Lost: widen the position uncertainty, forget the velocity, then fuse this sample.
             inflateForReset()
@@ -282,7 +278,7 @@ public struct KalmanTracker: Sendable {
         } else {
             outcome = .accepted(mahalanobisSquared: d2)
         }
-        rssiRejections = 0
+        monitor.rejections = 0
         // K = P Hᵀ S⁻¹ (S is a scalar: the solve is one division by S ≥ σ² > 0).
         var k = ph / innovationVariance
         // x = x + K ν
@@ -320,24 +316,6 @@ public struct KalmanTracker: Sendable {
         finishUpdate()
     }
 
-    /// Weight of the newest sample in the running mean of ν²/S (about the last 64 samples).
-    static let nisWeight = 1.0 / 64
-    /// Weight of one sample in the noise-scale average (about the last 256 samples).
-    static let noiseScaleWeight = 1.0 / 256
-
-    /// Moves the noise scale λ towards this sample's estimate (ν² − H P Hᵀ)/σ², kept in
-    /// [1, ``TrackerConfiguration/maximumNoiseScale``].
-    mutating func learnNoiseScale(innovation nu: Double, predictedVariance hph: Double, sigma: Double) {
-        guard configuration.maximumNoiseScale > 1, sigma > 0 else { return }
-        let estimate = (nu * nu - hph) / (sigma * sigma)
-        let updated = noiseScale + (estimate - noiseScale) * Self.noiseScaleWeight
-        noiseScale = min(max(updated, 1), configuration.maximumNoiseScale)
-    }
-    /// Samples the running mean needs before it may declare the track lost.
-    static let nisWindow = 64
-    /// Cap on one sample's ν²/S in the running mean, so that one outlier cannot reset the track.
-    static let nisCap = 16.0
-
     /// The lost-track reset of the RSSI updates: position variance raised to at least
     /// ``TrackerConfiguration/resetPositionVariance``, velocity zeroed, a new history segment.
     mutating func inflateForReset() {
@@ -347,19 +325,7 @@ public struct KalmanTracker: Sendable {
         state[3] = 0
         covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
         markSegmentStart()
-        meanNIS = 1
-        rssiSamplesSinceReset = 0
-        rssiRejections = 0
-    }
-
-    /// Limits the speed to ``TrackerConfiguration/maximumSpeed`` by scaling the velocity.
-    private mutating func limitSpeed() {
-        let v2 = state[2] * state[2] + state[3] * state[3]
-        let vmax = configuration.maximumSpeed
-        guard v2 > vmax * vmax else { return }
-        let scale = vmax / v2.squareRoot()
-        state[2] *= scale
-        state[3] *= scale
+        monitor.restart()
     }
 
     /// h(x) and its Jacobian H (as a row 4-vector) for an RSSI sample at the current state.
@@ -399,7 +365,7 @@ public struct KalmanTracker: Sendable {
         state[3] = 0
         covariance = .diagonal(Vector4(max(covariance[0, 0], rv), max(covariance[1, 1], rv), v0, v0))
         fixRejections = 0
-        rssiRejections = 0
+        monitor.rejections = 0
         if let outline { constrain(to: outline) }
         markSegmentStart()
     }
@@ -424,9 +390,7 @@ public struct KalmanTracker: Sendable {
                              Vector4(m.covarianceXY, m.covarianceYY, 0, 0),
                              Vector4(0, 0, v0, 0), Vector4(0, 0, 0, v0))
         fixRejections = 0
-        rssiRejections = 0
-        meanNIS = 1
-        rssiSamplesSinceReset = 0
+        monitor.restart()
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
             if let last = history.last, last.time == time { history.removeLast() }
@@ -436,7 +400,9 @@ public struct KalmanTracker: Sendable {
 
     /// After an update: apply the outline constraint and record the posterior.
     mutating func finishUpdate() {
-        limitSpeed()
+        let v = limits.limitSpeed(Point2D(x: state[2], y: state[3]))
+        state[2] = v.x
+        state[3] = v.y
         if let outline { constrain(to: outline) }
         guard configuration.recordsHistory else { return }
         if let last = history.indices.last, history[last].time == time {
@@ -474,19 +440,13 @@ public struct KalmanTracker: Sendable {
     /// point plus ``TrackerConfiguration/outlineMargin`` inwards, and the velocity loses its
     /// outward component. The covariance is left as it is (the projection only removes error).
     private mutating func constrain(to outline: Polygon) {
-        let p = Point2D(x: state[0], y: state[1])
-        guard !outline.contains(p) else { return }
-        let projected = OutlineConstraint.project(p, into: outline, margin: configuration.outlineMargin)
-        let nx = projected.x - p.x, ny = projected.y - p.y
-        let length = (nx * nx + ny * ny).squareRoot()
-        state[0] = projected.x
-        state[1] = projected.y
-        guard length > 0 else { return }
-        let ux = nx / length, uy = ny / length
-        let outward = -(state[2] * ux + state[3] * uy)
-        if outward > 0 {
-            state[2] += outward * ux
-            state[3] += outward * uy
-        }
+        let (position, velocity) = limits.keep(position: Point2D(x: state[0], y: state[1]),
+                                               velocity: Point2D(x: state[2], y: state[3]))
+        state = Vector4(position.x, position.y, velocity.x, velocity.y)
+    }
+
+    /// The speed limit and the outline in force (``MotionLimits``).
+    private var limits: MotionLimits {
+        MotionLimits(maximumSpeed: configuration.maximumSpeed, outline: outline, margin: configuration.outlineMargin)
     }
 }
