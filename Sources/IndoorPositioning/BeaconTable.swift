@@ -26,12 +26,13 @@ struct BeaconTable: Sendable {
         }
         isMultiFloor = levels.count > 1
         beaconsPerLevel = perLevel
+        self.levels = entries.map(\.beacon.level)
         isCalibrated = !calibration.isEmpty
         buildLookup()
     }
 
-    /// Each beacon's level, in table order.
-    var levels: [Int] { entries.map(\.beacon.level) }
+    /// Each beacon's level, in table order (kept: every new device's track is sized by it).
+    let levels: [Int]
 
     /// How many beacons the plan places on `level`.
     func count(onLevel level: Int) -> Int { beaconsPerLevel[level] ?? 0 }
