@@ -145,11 +145,6 @@ public struct AugmentedTracker: Sendable {
         offsetModel.isEstimated ? covariance[Self.offsetIndex, Self.offsetIndex] : 0
     }
 
-    /// The current shadowing-bias estimate of the beacon with `key`, dB (0 without a slot).
-    public func bias(ofBeacon key: Int) -> Double {
-        guard let j = slots.key.firstIndex(of: key) else { return 0 }
-        return state[Self.biasIndex + j]
-    }
 
     // MARK: - Predict
 
