@@ -145,7 +145,6 @@ public struct AugmentedTracker: Sendable {
         offsetModel.isEstimated ? covariance[Self.offsetIndex, Self.offsetIndex] : 0
     }
 
-
     // MARK: - Predict
 
     /// Predicts the state to `time` (seconds): s = F s, P = F P Fᵀ + Q (see the type's
