@@ -3,7 +3,7 @@
 ///
 /// With learning on, every tracked epoch whose position is well determined (accuracy at most
 /// ``maximumAccuracy``) feeds its samples, with the tracked position, its covariance and the
-/// device's estimated offset, to a ``SiteCalibrator``. Every ``updateInterval`` seconds of
+/// device's estimated offset, to a `SiteCalibrator`. Every ``updateInterval`` seconds of
 /// input time the engine takes the calibrator's estimates for the beacons it has learned (at
 /// least `SiteCalibrator.Settings.minimumSamples` samples) and uses them from then on, for new
 /// and running devices alike. The engine stays deterministic: updates happen at fixed input

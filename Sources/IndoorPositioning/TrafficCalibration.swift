@@ -1,6 +1,6 @@
 /// Learns each beacon's path-loss model from unlabeled RSSI traffic, in rounds: locate and
 /// smooth the batch with the models in force, pair every sample with its smoothed position
-/// (``SiteCalibrator`` weighs it by how well that position is known), fit the models by
+/// (`SiteCalibrator` weighs it by how well that position is known), fit the models by
 /// robust maximum a posteriori estimation, and locate again with them.
 ///
 /// Every candidate set of models (the starting one included) is scored by held-out-beacon
@@ -139,10 +139,13 @@ public struct TrafficCalibration: Sendable {
 
     /// Learns the models of `plan`'s beacons from `samples` (any order; unlabeled: no truth).
     /// - Parameters:
+    ///   - samples: the traffic: RSSI samples of any devices, in any order, without positions.
+    ///   - plan: the floor plan whose beacons are learned (their positions are taken as known).
     ///   - calibration: models to start from and centre the priors on (a survey); the plan's
     ///     values where empty.
     ///   - configuration: the engine settings the batch is located with (history recording is
     ///     switched on).
+    ///   - settings: how the rounds run and stop.
     /// - Throws: ``PositioningError`` for bad settings, a plan without beacons, or traffic in
     ///   which no sample could be paired with a position (``PositioningError/noUsableTraffic(_:)``).
     public static func learn(_ samples: [RSSISample], plan: FloorPlan,
