@@ -75,3 +75,61 @@ struct StaticTruthCommandTests {
         #expect(failed.stderr.contains("'static' column"))
     }
 }
+
+@Suite("indoorpos calibrate --exponent and the per-beacon fallback")
+struct CalibrateExponentTests {
+    static let uuid = "F7826DA6-4FA2-4E98-8024-BC5B71E0893E"
+
+    /// RSSI = −55 − 20 log₁₀ d ± 1 dB at `distances` for beacon `minor`.
+    static func rows(minor: Int, distances: [Double]) -> String {
+        var text = ""
+        for (i, d) in distances.enumerated() {
+            for k in 0..<5 {
+                let rssi = -55 - 20 * log10(d) + Double((i + k) % 3 - 1)
+                text += "\(d),\(rssi),\(uuid),1,\(minor)\n"
+            }
+        }
+        return text
+    }
+
+    @Test("three static points, all at one distance per beacon: an error that suggests --exponent; with --exponent 2 a calibration")
+    func staticPoints() throws {
+        let folder = try ScratchFolder("calibrate-exponent")
+        let samples = try folder.file("points.csv", "distance,rssi,uuid,major,minor\n"
+            + Self.rows(minor: 1, distances: [3]) + Self.rows(minor: 2, distances: [3]) + Self.rows(minor: 3, distances: [3]))
+        let output = folder.path("cal.json")
+        let refused = try Tool.run(["calibrate", "--samples", samples, "--output", output])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("give --exponent N"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let held = try Tool.run(["calibrate", "--samples", samples, "--exponent", "2", "--output", output])
+        #expect(held.status == 0, "\(held.stderr)")
+        let file = try CalibrationFile.load(path: output)
+        #expect(file.beacons?.count == 3)
+        for entry in file.beacons ?? [] {
+            #expect(entry.fit.pathLossExponent == 2)
+            #expect(abs(entry.fit.measuredPower + 55) < 0.5)   // the ±1 dB pattern averages to 0 within 0.2 dB
+        }
+        #expect(abs(file.all.measuredPower + 55) < 0.5)
+    }
+
+    @Test("a beacon whose own fit fails gets the overall fit, marked global and reported; the others keep theirs")
+    func fallback() throws {
+        let folder = try ScratchFolder("calibrate-fallback")
+        let samples = try folder.file("mixed.csv", "distance,rssi,uuid,major,minor\n"
+            + Self.rows(minor: 1, distances: [1, 2, 4, 8]) + Self.rows(minor: 2, distances: [5]))
+        let output = folder.path("cal.json")
+        let result = try Tool.run(["calibrate", "--samples", samples, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("not fitted on its own"))
+        let file = try CalibrationFile.load(path: output)
+        let entries = try #require(file.beacons)
+        #expect(entries.count == 2)
+        let own = try #require(entries.first { $0.beacon.minor == 1 })
+        let global = try #require(entries.first { $0.beacon.minor == 2 })
+        #expect(own.fit.method == "leastSquares")
+        #expect(global.fit.method == "global")
+        #expect(global.fit.count == 5)
+        #expect(global.fit.measuredPower == file.all.measuredPower && global.fit.pathLossExponent == file.all.pathLossExponent)
+    }
+}
