@@ -17,6 +17,8 @@ bash Scripts/check-replay.sh
 # The DocC catalog builds with every documentation warning as an error.
 swift package generate-documentation --target IndoorPositioning --warnings-as-errors >/dev/null
 echo "test.sh: documentation for IndoorPositioning builds without warnings"
+# A consumer package made from the README's lines alone builds and runs the quick start.
+bash Scripts/check-consumer.sh
 # The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
 if command -v python3 >/dev/null 2>&1 && python3 -c "import dask.distributed" 2>/dev/null; then
     dask_dir="$(mktemp -d)"
