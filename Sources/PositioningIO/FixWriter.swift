@@ -9,11 +9,11 @@ public enum FixFormat: String, Sendable, CaseIterable {
     case jsonl
     /// A GeoJSON (RFC 7946) FeatureCollection in WGS 84 longitude/latitude: the floor outlines,
     /// a Point feature per fix with the CSV's columns as properties, and each device's track as
-    /// a LineString. Needs the plan's ``Georeference``.
+    /// a LineString. Needs the plan's `Georeference`.
     case geojson
 }
 
-/// Writes ``PositionReport`` rows in a ``FixFormat``, streaming (nothing is kept but the
+/// Writes `PositionReport` rows in a ``FixFormat``, streaming (nothing is kept but the
 /// output buffer).
 public final class FixWriter {
     private let output: OutputFile

@@ -36,7 +36,7 @@ extension TrilaterationSolver {
     public struct Configuration: Sendable, Hashable, Codable {
         /// The cost minimised. Default ``Estimator/maximumLikelihood``.
         public var estimator: Estimator
-        /// Coordinates estimated. Default planar at 1.2 m (``PlanDefaults``' receiver height);
+        /// Coordinates estimated. Default planar at 1.2 m (`PlanDefaults`' receiver height);
         /// `PlanConfiguration(plan:level:)` of IndoorPositioning sets the plan's own height.
         public var dimension: Dimension
         /// Exclude beacons whose residuals fail the χ² test (see ``outlierSignificance``).
