@@ -1,6 +1,6 @@
 /// A simple polygon on a floor, given by its vertices in order (not closed: the last vertex
 /// connects back to the first). Coordinates in metres.
-public struct Polygon: Sendable, Hashable {
+public struct Polygon: Sendable, Hashable, Codable {
     /// The vertices, in order, at least three for a valid polygon.
     public var vertices: [Point2D]
 

@@ -2,8 +2,8 @@
 /// same timestamp keep their file order).
 ///
 /// Columns (found by name, any order): `timestamp`, `x`, `y` required; `floor`, `accuracy`,
-/// `device`, the covariance `varX`, `varY`, `covXY` and, in a truth file, `static` (0 or 1)
-/// optional. A file without a `device`
+/// `device`, the covariance `var_x`, `var_y`, `cov_xy` (as `locate --covariance` writes it;
+/// `varX`, `varY`, `covXY` are read too) and, in a truth file, `static` (0 or 1) optional. A file without a `device`
 /// column has one track under the device name "" (empty).
 public struct TrackTable: Sendable, Hashable {
     /// The tracks by device name ("" when the file has no device column).
@@ -67,7 +67,9 @@ extension TrackTable {
     private static func read(csv: CSVReader) throws(CSVError) -> TrackTable {
         let t = try csv.requireColumn("timestamp"), x = try csv.requireColumn("x"), y = try csv.requireColumn("y")
         let floor = csv.column("floor"), accuracy = csv.column("accuracy"), device = csv.column("device")
-        let varX = csv.column("varX"), varY = csv.column("varY"), covXY = csv.column("covXY")
+        // The covariance as `locate --covariance` writes it (var_x, var_y, cov_xy), or camel-cased.
+        let varX = csv.column("var_x") ?? csv.column("varX"), varY = csv.column("var_y") ?? csv.column("varY")
+        let covXY = csv.column("cov_xy") ?? csv.column("covXY")
         let isStatic = csv.column("static")
         var tracks: [String: [TrackPoint]] = [:]
         // Plan coordinates beyond ±10,000 km are not a building's; bounding them keeps every

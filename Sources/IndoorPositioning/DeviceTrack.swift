@@ -153,6 +153,12 @@ struct DeviceTrack: Sendable {
 
         var measured = PositionMeasurement(fix, time: end)
         measured.level = level
+        // A new floor: start over at this epoch's fix there, rather than carry the old floor's
+        // position (kept inside the new outline, it would sit at its edge until evidence pulls it).
+        if let existing = tracker, existing.level != level, fix.status.isDetermined {
+            retire(existing, keepHistory: configuration.recordsHistory)
+            tracker = nil
+        }
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else {
@@ -198,12 +204,7 @@ struct DeviceTrack: Sendable {
         } catch {
             // The tracker refused its input (it is left unchanged by a throw); restart it at the
             // next determined fix rather than stop reporting, keeping the device offset.
-            if let tracker, configuration.recordsHistory {
-                retiredHistories.append((tracker.histories, tracker.totalLogEvidence))
-            }
-            if let tracker, tracker.estimatesOffset {
-                lastOffset = (tracker.deviceOffset, tracker.deviceOffsetVariance)
-            }
+            if let tracker { retire(tracker, keepHistory: configuration.recordsHistory) }
             tracker = nil
             context.statistics.trackRestarts += 1
             if fix.status.isDetermined {
@@ -227,6 +228,13 @@ struct DeviceTrack: Sendable {
             zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
             source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset))
+    }
+
+    /// Keeps what outlives a tracker that is replaced: its recorded history (for the smoother)
+    /// and its device-offset estimate (the next tracker starts from it).
+    private mutating func retire(_ tracker: TrackerBank, keepHistory: Bool) {
+        if keepHistory { retiredHistories.append((tracker.histories, tracker.totalLogEvidence)) }
+        if tracker.estimatesOffset { lastOffset = (tracker.deviceOffset, tracker.deviceOffsetVariance) }
     }
 
     /// Scores every beacon heard this epoch on `level` against the tracked position (see

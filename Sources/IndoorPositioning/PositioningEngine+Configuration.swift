@@ -8,7 +8,7 @@ extension PositioningEngine {
     }
 
     /// The engine's settings. Every value has a default suited to a person walking with a phone.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// Length of an epoch, seconds: one report per device and epoch in which it heard a
         /// beacon. Default 1 s (what ranging delivers on iOS).
         public var epoch: Double

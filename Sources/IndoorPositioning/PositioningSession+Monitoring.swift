@@ -2,20 +2,22 @@ extension PositioningSession {
     /// Feeds `monitor` with this session's samples and reports, in the order the engine saw
     /// them (see ``events(bufferingPolicy:)``): every sample as a beacon sighting, every report
     /// as a position, and the beacons the engine's consistency watch sets apart whenever they
-    /// change (so that entries they cause are flagged). Only the samples and reports of `device`
-    /// are passed (the monitor follows one phone; nil is the single unnamed device).
+    /// change (so that entries they cause are flagged). A monitor follows one phone: only the
+    /// samples and reports of `device` are passed, and `device` must be named — nil means the
+    /// samples that carry no device name (an app's own phone), never "every device"; samples of
+    /// other devices are not the monitor's.
     ///
-    /// Subscribes at once, so nothing published after this call is missed. The returned task
-    /// ends when the session finishes; cancel it to detach earlier. Read the monitor's
-    /// `events` as usual.
+    /// Subscribes at once, so nothing published after this call is missed. When the session
+    /// finishes, the monitor is finished too, so `for await event in monitor.events` ends; cancel
+    /// the returned task to detach earlier (the monitor then stays open).
     /// ```swift
     /// let monitor = try AsyncRegionMonitor(plan: plan)
     /// try await monitor.add(.zone("lobby"), identifier: "lobby")
-    /// let feeding = await session.attach(monitor)
-    /// for await event in monitor.events { show(event) }
+    /// await session.attach(monitor, device: nil)     // this phone's samples carry no device name
+    /// for await event in monitor.events { show(event) }   // ends after session.finish()
     /// ```
     @discardableResult
-    public func attach(_ monitor: AsyncRegionMonitor, device: String? = nil) -> Task<Void, Never> {
+    public func attach(_ monitor: AsyncRegionMonitor, device: String?) -> Task<Void, Never> {
         let stream = events()
         return Task {
             for await event in stream {
@@ -31,6 +33,8 @@ extension PositioningSession {
                     continue
                 }
             }
+            // The session finished (not a detach): the monitor's event stream ends with it.
+            if !Task.isCancelled { await monitor.finish() }
         }
     }
 }

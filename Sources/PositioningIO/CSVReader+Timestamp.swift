@@ -1,6 +1,6 @@
 extension CSVReader {
     /// Parses the field at `index` as a time in seconds that the engine accepts: finite and
-    /// within ±``RSSISample/timestampLimit`` (10¹⁰ s).
+    /// within ±`RSSISample/timestampLimit` (10¹⁰ s).
     /// - Throws: ``CSVError/invalidValue(path:line:column:value:expected:)`` naming the row; the
     ///   message suggests dividing millisecond or nanosecond clocks.
     public func timestamp(_ row: [String], _ index: Int) throws(CSVError) -> Double {

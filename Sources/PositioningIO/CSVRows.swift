@@ -112,7 +112,7 @@ struct CSVRows {
     }
 
     /// Field `index` of the current row as a time in seconds that the engine accepts: finite and
-    /// within ±``RSSISample/timestampLimit`` (10¹⁰ s); the message suggests dividing
+    /// within ±`RSSISample/timestampLimit` (10¹⁰ s); the message suggests dividing
     /// millisecond or nanosecond clocks.
     func recordTimestamp(_ index: Int) throws(CSVError) -> Double {
         let range = try trimmedRange(index)

@@ -22,9 +22,11 @@ public struct CalibrationSamples: Sendable, Hashable {
 
     /// Reads the calibration CSV at `path`.
     ///
-    /// - Parameter minimumDistance: when given (metres), rows closer than this are skipped and
-    ///   counted instead of fitted (useful for the near field, and for files with distance 0).
-    ///   Without it, a distance that is not positive is an error.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - minimumDistance: when given (metres), rows closer than this are skipped and
+    ///     counted instead of fitted (useful for the near field, and for files with distance 0).
+    ///     Without it, a distance that is not positive is an error.
     /// - Throws: ``CSVError`` naming the file, line and column of the first bad value.
     public static func read(path: String, minimumDistance: Double? = nil) throws(CSVError) -> CalibrationSamples {
         try read(CSVReader(path: path), minimumDistance: minimumDistance)

@@ -10,11 +10,11 @@ public enum EventFormat: String, Sendable, CaseIterable {
     case jsonl
 }
 
-/// Writes ``MonitorEvent`` rows in an ``EventFormat``, streaming.
+/// Writes `MonitorEvent` rows in an ``EventFormat``, streaming.
 ///
 /// `refinement` is the `UUID:major:minor` that satisfied a beacon condition; `flag` is
 /// `implausible` for an entry the plausibility check doubts, with `reason` one of
-/// `other-floor`, `out-of-range`, `set-apart` (``PlausibilityFlag``).
+/// `other-floor`, `out-of-range`, `set-apart` (`PlausibilityFlag`).
 public final class EventWriter {
     private let output: OutputFile
     private let format: EventFormat

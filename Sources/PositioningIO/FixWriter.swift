@@ -9,32 +9,35 @@ public enum FixFormat: String, Sendable, CaseIterable {
     case jsonl
     /// A GeoJSON (RFC 7946) FeatureCollection in WGS 84 longitude/latitude: the floor outlines,
     /// a Point feature per fix with the CSV's columns as properties, and each device's track as
-    /// a LineString. Needs the plan's ``Georeference``.
+    /// a LineString. Needs the plan's `Georeference`.
     case geojson
 }
 
-/// Writes ``PositionReport`` rows in a ``FixFormat``, streaming (nothing is kept but the
+/// Writes `PositionReport` rows in a ``FixFormat``, streaming (nothing is kept but the
 /// output buffer).
 public final class FixWriter {
     private let output: OutputFile
     private let format: FixFormat
     private let includeDevice: Bool
     private let includeDeviceOffset: Bool
+    private let includeCovariance: Bool
     private var written = 0
     private var line = LineBytes()
     private let plan: FloorPlan?
     private var geoJSON: GeoJSONFeatures?
 
     /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices),
-    /// `includeDeviceOffset` a last `device_offset` column (dB, empty where none applies).
-    /// `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
+    /// `includeCovariance` the horizontal covariance `var_x,var_y,cov_xy` (m², six decimals) after
+    /// `beacons`, `includeDeviceOffset` a last `device_offset` column (dB, empty where none
+    /// applies). `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
     /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
     public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
-                plan: FloorPlan? = nil) throws(GeoJSONError) {
+                includeCovariance: Bool = false, plan: FloorPlan? = nil) throws(GeoJSONError) {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
         self.includeDeviceOffset = includeDeviceOffset
+        self.includeCovariance = includeCovariance
         self.plan = plan
         if format == .geojson {
             guard let plan else { throw .noGeoreference(plan: "") }
@@ -56,6 +59,7 @@ public final class FixWriter {
         switch format {
         case .csv:
             output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons"
+                         + (includeCovariance ? ",var_x,var_y,cov_xy" : "")
                          + (includeDeviceOffset ? ",device_offset" : "") + "\n")
         case .jsonl:
             break
@@ -96,6 +100,14 @@ public final class FixWriter {
             line.append(report.source.rawValue)
             line.append(",")
             line.append(integer: report.beaconCount)
+            if includeCovariance {
+                line.append(",")
+                line.append(fixed: report.covariance.xx, digits: 6)
+                line.append(",")
+                line.append(fixed: report.covariance.yy, digits: 6)
+                line.append(",")
+                line.append(fixed: report.covariance.xy, digits: 6)
+            }
             if includeDeviceOffset {
                 line.append(",")
                 if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) }
@@ -143,6 +155,14 @@ public final class FixWriter {
         line.append(report.source.rawValue)
         line.append("\",\"beacons\":")
         line.append(integer: report.beaconCount)
+        if includeCovariance {
+            line.append(",\"var_x\":")
+            line.append(fixed: report.covariance.xx, digits: 6)
+            line.append(",\"var_y\":")
+            line.append(fixed: report.covariance.yy, digits: 6)
+            line.append(",\"cov_xy\":")
+            line.append(fixed: report.covariance.xy, digits: 6)
+        }
         if includeDeviceOffset {
             line.append(",\"device_offset\":")
             if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) } else { line.append("null") }

@@ -19,7 +19,7 @@ public enum GeoJSONError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Polygon features (`"kind": "outline"`), one Point feature per fix (properties as the CSV
 /// columns), and, at the end, each device's track as a LineString (`"kind": "track"`).
 /// Coordinates are [longitude, latitude] in degrees with 7 decimals (about 1 cm), converted by
-/// the plan's ``Georeference``. The tracks' coordinates are kept until the end (16 bytes a fix).
+/// the plan's `Georeference`. The tracks' coordinates are kept until the end (16 bytes a fix).
 struct GeoJSONFeatures {
     let georeference: Georeference
     private var written = 0

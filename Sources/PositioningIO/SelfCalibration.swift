@@ -1,7 +1,7 @@
 import Foundation
 
 /// Learning a site's calibration from an RSSI samples file, as `calibrate --from-traffic` and
-/// `locate --self-calibrate` do: reads every sample, runs ``TrafficCalibration``, and gives the
+/// `locate --self-calibrate` do: reads every sample, runs `TrafficCalibration`, and gives the
 /// calibration JSON and a summary for people.
 public struct SelfCalibration: Sendable {
     /// The learned calibration, in the JSON form `locate --calibration` reads.
@@ -18,10 +18,14 @@ public struct SelfCalibration: Sendable {
 
     /// Learns from the RSSI samples CSV at `rssi`.
     /// - Parameters:
+    ///   - plan: the floor plan whose beacons are learned.
+    ///   - rssi: the path of the RSSI samples CSV (as `locate` reads it).
+    ///   - skipBadRows: skip malformed rows (counted) instead of stopping at the first.
     ///   - start: a calibration to start from and centre the priors on (a survey), or nil for
     ///     the plan's values.
     ///   - configuration: the engine settings the traffic is located with.
-    /// - Throws: `CSVError` for an unreadable or malformed file, ``PositioningError`` when
+    ///   - settings: how the rounds run and stop (`TrafficCalibration.Settings`).
+    /// - Throws: `CSVError` for an unreadable or malformed file, `PositioningError` when
     ///   nothing could be learned.
     public init(plan: FloorPlan, rssi: String, skipBadRows: Bool = false, start: CalibrationFile? = nil,
                 configuration: PositioningEngine.Configuration = .init(),

@@ -19,6 +19,9 @@ public struct PlanPicture: Sendable {
     public let regions: [RegionDefinition]
     /// Devices with fixes, in colour order.
     public let devices: [String]
+    /// The devices the legend names and colours (all, or the busiest when there are too many
+    /// for ``maximumLegendEntries``; the others are grey under one "others" entry).
+    public let namedDevices: [String]
     /// Metres to pixels.
     public let projection: PlanProjection
     /// Every how many fixes an ellipse is drawn.
@@ -87,6 +90,24 @@ public struct PlanPicture: Sendable {
         for point in self.fixes.values.joined() { xs.append(point.x); ys.append(point.y) }
         for point in self.truth.values.joined() { xs.append(point.x); ys.append(point.y) }
         if xs.isEmpty { xs = [0, 10]; ys = [0, 10] }
+        // Grow the view for the error ellipses drawn, by at most a sixth of the view on each side
+        // (a fallback's ellipse of hundreds of metres would otherwise shrink the floor to a dot).
+        if let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
+            let room = max(x1 - x0, y1 - y0) / 6
+            var lo = (x: x0, y: y0), hi = (x: x1, y: y1)
+            for points in self.fixes.values {
+                for (index, point) in points.enumerated() where index % ellipseEvery == 0 {
+                    guard let r = point.ellipse?.semiMajor, r.isFinite else { continue }
+                    lo = (min(lo.x, max(point.x - r, x0 - room)), min(lo.y, max(point.y - r, y0 - room)))
+                    hi = (max(hi.x, min(point.x + r, x1 + room)), max(hi.y, min(point.y + r, y1 + room)))
+                }
+            }
+            xs += [lo.x, hi.x]
+            ys += [lo.y, hi.y]
+        }
+        let reserved = [!self.truth.isEmpty, !self.fixes.isEmpty, !floor.beacons.isEmpty, !floor.zones.isEmpty,
+                        !self.regions.isEmpty, !self.events.isEmpty].filter { $0 }.count
+        namedDevices = Self.busiest(devices, fixes: self.fixes, room: Self.maximumLegendEntries - reserved - 1)
         let m = PlanPicture.margin
         projection = PlanProjection(minX: xs.min()! - m, minY: ys.min()! - m, maxX: xs.max()! + m, maxY: ys.max()! + m,
                                     width: maximumSize.width, height: maximumSize.height,
@@ -100,9 +121,27 @@ public struct PlanPicture: Sendable {
         return best?.key ?? plan.floors[0].level
     }
 
-    /// The colour of a device's track.
+    /// The colour of a device's track: its own for the devices the legend names, grey for the
+    /// others (see ``namedDevices``).
     public func colour(of device: String) -> String {
-        Palette.series(devices.firstIndex(of: device) ?? 0)
+        guard let index = namedDevices.firstIndex(of: device) else { return Self.othersColour }
+        return Palette.series(index)
+    }
+
+    /// The most entries the legend has; with many devices, the busiest are named and the rest
+    /// share one "others" entry, so that a fingerprint set of thousands of devices still draws a
+    /// legend of one or two rows.
+    static let maximumLegendEntries = 12
+    static let othersColour = "#9A9A9A"
+
+    /// The devices `room` legend entries can name: all of them when they fit (with one entry to
+    /// spare for "others"), else the busiest (most fixes; the first on a tie).
+    static func busiest(_ devices: [String], fixes: [String: [TrackPoint]], room: Int) -> [String] {
+        guard devices.count > room + 1 else { return devices }
+        let ranked = devices.enumerated().sorted {
+            ((fixes[$0.element]?.count ?? 0), -$0.offset) > ((fixes[$1.element]?.count ?? 0), -$1.offset)
+        }
+        return ranked.prefix(max(room, 1)).map(\.element)
     }
 
     /// The picture's title: plan name, floor name and level.
@@ -111,11 +150,24 @@ public struct PlanPicture: Sendable {
         return plan.name.isEmpty ? floorName : "\(plan.name) — \(floorName)"
     }
 
-    /// Legend entries: (kind, colour, label).
+    /// Legend entries: (kind, colour, label), at most ``maximumLegendEntries``.
     var legendEntries: [(kind: String, colour: String, label: String)] {
         var entries: [(String, String, String)] = []
-        for device in devices { entries.append(("track", colour(of: device), device.isEmpty ? "estimated track" : device)) }
-        if !truth.isEmpty { entries.append(("truth", Palette.truth, "true track")) }
+        let named = namedDevices
+        for device in named { entries.append(("track", colour(of: device), device.isEmpty ? "estimated track" : device)) }
+        if named.count < devices.count {
+            entries.append(("track", Self.othersColour, "\(devices.count - named.count) other devices"))
+        }
+        return entries + otherLegendEntries
+    }
+
+    /// The legend entries that are not devices.
+    private var otherLegendEntries: [(kind: String, colour: String, label: String)] {
+        var entries: [(String, String, String)] = []
+        if !truth.isEmpty {
+            entries.append(("truth", Palette.truth, truth.values.contains { $0.count == 1 || $0.contains(where: \.isStatic) }
+                ? "true track (◇ a point held still)" : "true track"))
+        }
         if !fixes.isEmpty {
             entries.append(("ellipse", devices.count == 1 ? colour(of: devices[0]) : "#777777",
                             "1-σ error ellipse (every \(ellipseEvery == 1 ? "fix" : "\(ellipseEvery) fixes"))"))
@@ -328,10 +380,24 @@ public struct PlanPicture: Sendable {
         svg.beginGroup([("clip-path", "url(#plan-area)")])
         defer { svg.endGroup() }
         for (name, points) in truth.sorted(by: { $0.key < $1.key }) where !points.isEmpty {
+            // Each device's truth in its track's colour when there are several; dashed.
+            let stroke = devices.count > 1 && !name.isEmpty ? colour(of: name) : Palette.truth
             for segment in segments(points) {
-                svg.path(segment, closed: false, [("fill", "none"), ("stroke", Palette.truth), ("stroke-width", "1.5"),
+                svg.path(segment, closed: false, [("fill", "none"), ("stroke", stroke), ("stroke-width", "1.5"),
                                                    ("stroke-dasharray", "5 3"), ("stroke-opacity", "0.8"),
                                                    ("data-device", name)])
+            }
+            // A point held still (a survey point, a static row, or a track of one row) is a
+            // diamond: a polyline of one point would not show.
+            var drawn = Set<String>()
+            for (index, point) in points.enumerated() {
+                let alone = points.count == 1
+                    || (point.isStatic || (index + 1 < points.count && points[index + 1].x == point.x && points[index + 1].y == point.y))
+                let key = "\(point.x),\(point.y)"
+                guard alone, drawn.insert(key).inserted else { continue }
+                let (x, y) = projection.pixel(point.x, point.y)
+                svg.path([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], closed: true,
+                         [("fill", "white"), ("stroke", stroke), ("stroke-width", "1.5"), ("data-truth-point", name)])
             }
         }
         for device in devices {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
 /// (see Docs/Tracking.md, "Tuning").
-public struct TrackerConfiguration: Sendable, Hashable {
+public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// Acceleration spectral density q of the motion model's white-noise acceleration,
     /// m²/s³ per axis. Default 0.8: with the default velocity correlation time τ = 2 s the
     /// velocity's steady-state spread is √(q τ / 2) ≈ 0.9 m/s per axis, a walker's 1–1.3 m/s in

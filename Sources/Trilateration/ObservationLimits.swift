@@ -2,7 +2,7 @@ import BeaconModel
 
 extension TrilaterationSolver {
     /// The largest beacon coordinate magnitude the solver accepts, metres (1000 km: any site in
-    /// a local metric frame; the same as ``FloorPlan/coordinateLimit``). Beyond it squared
+    /// a local metric frame; the same as `FloorPlan.coordinateLimit`). Beyond it squared
     /// distances lose the precision a fix needs.
     public static let coordinateLimit = FloorPlan.coordinateLimit
     /// Mean RSSI values the solver accepts, dBm (radios report about −130…0).

@@ -2,7 +2,7 @@ import BeaconModel
 
 extension TrilaterationSolver {
     /// Which cost the solver minimises.
-    public enum Estimator: Sendable, Hashable {
+    public enum Estimator: Sendable, Hashable, Codable {
         /// Maximum likelihood on RSSI: minimise Σ mᵢ/σᵢ² (RSSI̅ᵢ − P₀ᵢ + 10 nᵢ log₁₀ dᵢ)². Efficient
         /// under log-normal shadowing (reaches the Cramér–Rao bound asymptotically).
         case maximumLikelihood
@@ -13,7 +13,7 @@ extension TrilaterationSolver {
     }
 
     /// Which coordinates are estimated.
-    public enum Dimension: Sendable, Hashable {
+    public enum Dimension: Sendable, Hashable, Codable {
         /// Estimate x and y; z is the fix level's elevation plus `receiverHeight` metres.
         /// The default: with beacons near one ceiling height z is almost unobservable.
         case planar(receiverHeight: Double)
@@ -22,7 +22,7 @@ extension TrilaterationSolver {
     }
 
     /// How each Levenberg–Marquardt step (and the linearised start) is solved.
-    public enum LinearSolver: Sendable, Hashable {
+    public enum LinearSolver: Sendable, Hashable, Codable {
         /// Hand-written fixed-size Cholesky for the 1–3 unknowns of this problem (fastest);
         /// rank-deficient geometry still goes through LAPACK.
         case automatic
@@ -33,10 +33,10 @@ extension TrilaterationSolver {
     }
 
     /// Everything that steers a solve. All defaults are sensible for phones indoors.
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// The cost minimised. Default ``Estimator/maximumLikelihood``.
         public var estimator: Estimator
-        /// Coordinates estimated. Default planar at 1.2 m (``PlanDefaults``' receiver height);
+        /// Coordinates estimated. Default planar at 1.2 m (`PlanDefaults`' receiver height);
         /// `PlanConfiguration(plan:level:)` of IndoorPositioning sets the plan's own height.
         public var dimension: Dimension
         /// Exclude beacons whose residuals fail the χ² test (see ``outlierSignificance``).

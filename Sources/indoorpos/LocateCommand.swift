@@ -75,6 +75,9 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
 
+    @Flag(name: .long, help: "Add the horizontal covariance var_x,var_y,cov_xy (m^2) to every fix (CSV columns, JSON lines and GeoJSON properties), so that 'render' draws the real error ellipses.")
+    var covariance = false
+
     @Flag(name: .long, help: "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order).")
     var learnOnline = false
 
@@ -156,7 +159,8 @@ struct LocateCommand: ParsableCommand {
             let out = try OutputFile(path: output)
             out.holdsStandardOutput = true
             let writer = try FixWriter(output: out, format: format, includeDevice: reader.hasDevices,
-                                       includeDeviceOffset: reportDeviceOffset, plan: floorPlan)
+                                       includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
+                                       plan: floorPlan)
             let progress = Progress(enabled: !quiet, path: rssi)
             var held: [PositionReport] = []
             let smooth = self.smooth  // read once: the property wrapper's getter is slow per sample

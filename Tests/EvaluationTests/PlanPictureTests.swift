@@ -56,7 +56,7 @@ struct PlanPictureTests {
         // Ellipses every few fixes: 165 fixes in 3 tracks, the longest 84 → every 6th.
         #expect(picture.ellipseEvery == 6)
         #expect(svg.count("ellipse") >= 165 / 6)
-        #expect(svg.texts.contains("2 m"))                                       // the scale bar
+        #expect(svg.texts.contains("5 m"))           // the scale bar (a fifth of the view, which includes the ellipses)
         #expect(svg.texts.contains("true track"))                                // the legend
     }
 

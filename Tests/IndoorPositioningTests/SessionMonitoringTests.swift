@@ -1,5 +1,6 @@
 import Foundation
 import IndoorPositioning
+import PositioningIO
 import Testing
 import TestSupport
 
@@ -50,15 +51,53 @@ struct SessionMonitoringTests {
             for await event in monitor.events { events.append(event) }
             return events
         }
-        let feeding = await session.attach(monitor)
+        let feeding = await session.attach(monitor, device: nil)
         session.submit(samples)
         await session.finish()
         await feeding.value
-        await monitor.finish()
-        let events = await collected.value
+        let events = await collected.value   // ends on its own: the session's finish finishes the monitor
 
         #expect(events == expected)
         #expect(Set(events.map(\.identifier)) == ["west", "beacon-1", "east-circle"])
         #expect(events.filter { $0.identifier == "west" }.count >= 2)
+    }
+}
+
+@Suite("The guide's monitor snippet on the bundled sample")
+struct GuideMonitorSnippetTests {
+    @Test("attach(_:device:) then for-await over monitor.events runs to completion after session.finish(), with the walk's events")
+    func snippet() async throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Docs/Examples")
+        let plan = try FloorPlan.load(path: examples.appendingPathComponent("office-plan.json").path)
+        let regions = try RegionsFile.load(path: examples.appendingPathComponent("office-regions.json").path, plan: plan)
+        let reader = try RSSISampleReader(path: examples.appendingPathComponent("office-rssi.csv").path)
+        var samples: [RSSISample] = []
+        while let sample = try reader.next() { samples.append(sample) }
+        let phone = try #require(samples.first?.device)
+
+        // The snippet of Docs/UsingInAnApp.md, with this file's device name.
+        let session = try PositioningSession(plan: plan)
+        let monitor = try AsyncRegionMonitor(plan: plan)
+        for region in regions.regions { try await monitor.add(region.condition, identifier: region.id) }
+        await session.attach(monitor, device: phone)
+        let reading = Task {
+            var events: [MonitorEvent] = []
+            for await event in monitor.events { events.append(event) }   // ends when the session finishes
+            return events
+        }
+        for sample in samples { _ = await session.push(sample) }
+        await session.finish()
+        // Guard against a hang: if the stream did not end within 60 s, end it and fail.
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            await monitor.finish()
+            return true
+        }
+        let events = await reading.value
+        watchdog.cancel()
+        #expect(await (try? watchdog.value) != true, "monitor.events did not end after session.finish()")
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { !$0.identifier.isEmpty })
     }
 }

@@ -133,3 +133,42 @@ struct CalibrateExponentTests {
         #expect(global.fit.measuredPower == file.all.measuredPower && global.fit.pathLossExponent == file.all.pathLossExponent)
     }
 }
+
+@Suite("indoorpos locate --covariance")
+struct CovarianceColumnTests {
+    @Test("var_x, var_y, cov_xy in CSV and JSON lines; the ellipse render draws from them rebuilds the covariance to 1e-6")
+    func covariance() throws {
+        let folder = try ScratchFolder("covariance")
+        let csv = folder.path("fixes.csv")
+        let run = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+                                "--covariance", "--quiet", "--output", csv])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        #expect(header.suffix(4) == ["beacons", "var_x", "var_y", "cov_xy"])
+        let column = { (name: String) in header.firstIndex(of: name) ?? 0 }
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count > 100)
+        for row in rows {
+            let accuracy = try #require(Double(row[column("accuracy")]))
+            let c = PositionCovariance(xx: try #require(Double(row[column("var_x")])), xy: try #require(Double(row[column("cov_xy")])),
+                                       yy: try #require(Double(row[column("var_y")])))
+            // accuracy² = var x + var y (accuracy is written to 1 mm).
+            #expect(abs((c.xx + c.yy).squareRoot() - accuracy) <= 0.0006)
+            // The ellipse `render` draws from these columns gives back the covariance.
+            let e = ErrorEllipse(horizontalOf: c)
+            let cosT = cos(e.orientation), sinT = sin(e.orientation)
+            let a2 = e.semiMajor * e.semiMajor, b2 = e.semiMinor * e.semiMinor
+            #expect(abs(a2 * cosT * cosT + b2 * sinT * sinT - c.xx) <= 1e-6)
+            #expect(abs(a2 * sinT * sinT + b2 * cosT * cosT - c.yy) <= 1e-6)
+            #expect(abs((a2 - b2) * sinT * cosT - c.xy) <= 1e-6)
+        }
+        let jsonl = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+                                  "--covariance", "--quiet", "--format", "jsonl"])
+        #expect(jsonl.stdout.split(separator: "\n").first?.contains("\"var_x\":") == true)
+        // Without the flag the output is as before.
+        let plain = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--quiet"])
+        #expect(!plain.stdout.contains("var_x"))
+    }
+}
