@@ -24,6 +24,11 @@ struct DescribeCommand: ParsableCommand {
             let loaded = try FloorPlan.load(path: plan)
             let file = try calibration.map(CalibrationFile.load(path:))
             print(PlanDescription(plan: loaded, calibration: file).text, terminator: "")
+            if let file {
+                print("")
+                print("calibration against the plan, per beacon:")
+                print(CalibrationTable(plan: loaded, calibration: file).text, terminator: "")
+            }
         }
     }
 }
@@ -49,6 +54,9 @@ struct PlanDescription {
             lines.append("georeference: none (GeoJSON output needs one)")
         }
         lines.append(calibrationSummary)
+        let warnings = plan.geometryWarnings()
+        lines.append(warnings.isEmpty ? "geometry: no warnings"
+            : "geometry: \(warnings.count) warning(s):" + warnings.map { "\n  warning: \($0)" }.joined())
         for floor in plan.floors {
             lines.append("")
             let name = floor.name.map { " \"\($0)\"" } ?? ""

@@ -57,7 +57,7 @@ struct LocateCommand: ParsableCommand {
     @Option(name: .long, help: "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).")
     var idleRelease: Double = 0
 
-    @Flag(name: .long, help: "No progress on standard error.")
+    @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
 
     @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
@@ -75,6 +75,12 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
 
+    @Flag(name: .long, help: "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order).")
+    var learnOnline = false
+
+    @Flag(name: .long, help: "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once.")
+    var selfCalibrate = false
+
     func validate() throws {
         guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
             throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
@@ -88,6 +94,9 @@ struct LocateCommand: ParsableCommand {
         if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
             throw ValidationError("--sample-sigma must be in (0, 30] dB, got \(sampleSigma)")
+        }
+        if learnOnline && selfCalibrate {
+            throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
         }
         if deviceOffset != nil && deviceOffsetSigma != nil {
             throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
@@ -118,15 +127,12 @@ struct LocateCommand: ParsableCommand {
         try ToolErrors.run {
             try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
-            var models: [BeaconIdentity: PathLossModel] = [:]
-            if let calibration {
-                let file = try CalibrationFile.load(path: calibration)
-                for beacon in floorPlan.beacons {
-                    if let resolved = floorPlan.resolvedBeacon(beacon.identity) {
-                        models[beacon.identity] = file.model(for: resolved)
-                    }
+            if !quiet {
+                for warning in floorPlan.geometryWarnings() {
+                    FileHandle.standardError.write(Data("locate: warning: \(plan): \(warning)\n".utf8))
                 }
             }
+            let file = try calibration.map(CalibrationFile.load(path:))
             var configuration = PositioningEngine.Configuration(
                 epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
@@ -134,6 +140,18 @@ struct LocateCommand: ParsableCommand {
             configuration.deviceOffset = offsetModel
             configuration.shadowing = shadowingModel
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
+            if learnOnline { configuration.learning = OnlineLearning() }
+            var models: [BeaconIdentity: PathLossModel] = [:]
+            if selfCalibrate {
+                var learning = configuration
+                learning.idleRelease = nil
+                let learned = try SelfCalibration(plan: floorPlan, rssi: rssi, skipBadRows: skipBadRows, start: file,
+                                                  configuration: learning)
+                models = learned.models
+                if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
+            } else if let file {
+                models = file.models(for: floorPlan)
+            }
             var reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             let out = try OutputFile(path: output)
             out.holdsStandardOutput = true
@@ -185,10 +203,18 @@ struct LocateCommand: ParsableCommand {
             }
             if smooth { held += engine.finish() } else { engine.finish().forEach(writer.write) }
             if smooth { try engine.smooth(held).forEach(writer.write) }
+            let summary = Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
+                                  setApart: engine.inconsistentBeacons)
+            // Nothing usable is an error, before the output is committed (no file is left).
+            if engine.statistics.accepted == 0 { throw LocateError.noUsableSample(path: rssi, detail: summary.skippedText) }
             try writer.finish()
             progress.done()
-            Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
-                    setApart: engine.inconsistentBeacons).print()
+            if let learned = engine.learnedModels, !quiet {
+                let file = CalibrationFile(learned: learned, pooled: nil)
+                FileHandle.standardError.write(Data(("learned while locating:\n"
+                    + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
+            }
+            if !quiet { summary.print() }
         }
     }
 }
