@@ -22,7 +22,8 @@ struct RegionIndex: Sendable {
     /// A circle or zone as the grid keeps it: enough to rule it out without its entry.
     struct Shape: Sendable {
         enum Geometry: Sendable { case circle(CircleCondition), zone(String) }
-        var id: String
+        /// The region's place in the evaluation order.
+        var rank: Int
         var geometry: Geometry
         var level: Int
         var minX: Double, minY: Double, maxX: Double, maxY: Double
@@ -38,8 +39,14 @@ struct RegionIndex: Sendable {
     var exact: [BeaconIdentity: [String]] = [:]
     var byMajor: [MajorKey: [String]] = [:]
     var byUUID: [UUID: [String]] = [:]
-    /// Per level: shapes by cell.
+    /// Per level: shapes no wider than ``smallExtent`` by the cell of their centre.
     var grid: [Int: [Cell: [Shape]]] = [:]
+    /// Per level: larger shapes in every cell they cover.
+    var largeGrid: [Int: [Cell: [Shape]]] = [:]
+    /// Largest half-width or half-height of a shape kept by its centre, metres.
+    static let smallExtent = 4.0
+    /// Largest half-width or half-height of any shape in ``grid``, metres.
+    var largestSmallExtent = 0.0
     /// Shapes too large for the grid, checked for every position.
     var wide: [Shape] = []
     /// Every circle and zone, in evaluation order (the fallback for positions so inaccurate
@@ -50,8 +57,8 @@ struct RegionIndex: Sendable {
     var largestExitMargin = 0.0
     var largestAccuracyWeight = 0.0
     var largestMaximumAccuracy = 0.0
-    /// Circles and zones whose state is not unsatisfied.
-    var live: Set<String> = []
+    /// Circles and zones whose state is not unsatisfied, by place in the evaluation order.
+    var live: Set<Int> = []
     /// Regions whose beacon evidence has no start yet (armed at the next input).
     var pendingSince: Set<String> = []
     /// Beacon exit deadlines.
@@ -75,7 +82,7 @@ struct RegionIndex: Sendable {
                 byUUID[condition.uuid, default: []].append(id)
             }
         case .circle(let circle):
-            let shape = Shape(id: id, geometry: .circle(circle), level: circle.level,
+            let shape = Shape(rank: rank, geometry: .circle(circle), level: circle.level,
                               minX: circle.center.x - circle.radius, minY: circle.center.y - circle.radius,
                               maxX: circle.center.x + circle.radius, maxY: circle.center.y + circle.radius,
                               exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
@@ -84,14 +91,14 @@ struct RegionIndex: Sendable {
         case .zone(let zone):
             for (level, polygon) in zones.polygons(of: zone) {
                 let xs = polygon.vertices.map(\.x), ys = polygon.vertices.map(\.y)
-                let shape = Shape(id: id, geometry: .zone(zone), level: level,
+                let shape = Shape(rank: rank, geometry: .zone(zone), level: level,
                                   minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0,
                                   exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
                                   maximumAccuracy: rule.position.maximumAccuracy)
                 insert(shape, level: level)
             }
         }
-        if !entry.record.condition.isBeaconCondition, entry.record.state != .unsatisfied { live.insert(id) }
+        if !entry.record.condition.isBeaconCondition, entry.record.state != .unsatisfied { live.insert(rank) }
     }
 
     private mutating func insert(_ shape: Shape, level: Int) {
@@ -99,12 +106,21 @@ struct RegionIndex: Sendable {
         largestAccuracyWeight = max(largestAccuracyWeight, shape.accuracyWeight)
         largestMaximumAccuracy = max(largestMaximumAccuracy, shape.maximumAccuracy)
         positionShapes.append(shape)
+        let extent = max(shape.maxX - shape.minX, shape.maxY - shape.minY) / 2
+        if extent <= Self.smallExtent {
+            let x = (shape.minX + shape.maxX) / 2, y = (shape.minY + shape.maxY) / 2
+            if let (cell, _) = Self.cells(minX: x, minY: y, maxX: x, maxY: y) {
+                largestSmallExtent = max(largestSmallExtent, extent)
+                grid[level, default: [:]][cell, default: []].append(shape)
+                return
+            }
+        }
         guard let (low, high) = Self.cells(minX: shape.minX, minY: shape.minY, maxX: shape.maxX, maxY: shape.maxY) else {
             wide.append(shape)
             return
         }
         for x in low.x...high.x {
-            for y in low.y...high.y { grid[level, default: [:]][Cell(x: x, y: y), default: []].append(shape) }
+            for y in low.y...high.y { largeGrid[level, default: [:]][Cell(x: x, y: y), default: []].append(shape) }
         }
     }
 
@@ -128,36 +144,38 @@ struct RegionIndex: Sendable {
         return (a + b + c).sorted { rank[$0]! < rank[$1]! }
     }
 
-    /// The circles and zones a position may change, in evaluation order: every live region and
-    /// every region the position is not clearly outside of.
-    func positionCandidates(of observation: PositionObservation, zones: ZoneIndex) -> [String] {
-        var found: [String] = []
+    /// The circles and zones a position may change, by place in the evaluation order,
+    /// ascending: every live region and every region the position is not clearly outside of.
+    func positionCandidates(of observation: PositionObservation, zones: ZoneIndex) -> [Int] {
+        var found: [Int] = []
         let accuracy = observation.accuracy
+        let p = observation.position
         func consider(_ shape: Shape) {
-            guard shape.level == observation.level, accuracy >= 0, accuracy <= shape.maximumAccuracy,
-                  !live.contains(shape.id) else { return }
+            guard shape.level == observation.level, accuracy >= 0, accuracy <= shape.maximumAccuracy else { return }
             let depth: Double
             switch shape.geometry {
-            case .circle(let circle): depth = circle.depth(of: observation.position)
-            case .zone(let zone): depth = zones.depth(of: observation.position, inZone: zone, level: observation.level)
+            case .circle(let circle): depth = circle.depth(of: p)
+            case .zone(let zone): depth = zones.depth(of: p, inZone: zone, level: observation.level)
             }
             if depth.isNaN || -depth - shape.accuracyWeight * accuracy >= shape.exitMargin { return }
-            found.append(shape.id)
+            found.append(shape.rank)
         }
         let reach = largestExitMargin + largestAccuracyWeight * min(max(accuracy, 0), largestMaximumAccuracy)
-        let p = observation.position
-        if let (low, high) = Self.cells(minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach) {
+        let smallReach = reach + largestSmallExtent
+        if let (low, high) = Self.cells(minX: p.x - smallReach, minY: p.y - smallReach,
+                                        maxX: p.x + smallReach, maxY: p.y + smallReach),
+           let (largeLow, largeHigh) = Self.cells(minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach) {
             if let cells = grid[observation.level] {
                 for x in low.x...high.x {
                     for y in low.y...high.y {
-                        guard let shapes = cells[Cell(x: x, y: y)] else { continue }
-                        for shape in shapes {
-                            // Visit a shape only in the first cell where it meets the query box.
-                            guard let (first, _) = Self.cells(minX: max(shape.minX, p.x - reach), minY: max(shape.minY, p.y - reach),
-                                                              maxX: max(shape.minX, p.x - reach), maxY: max(shape.minY, p.y - reach)),
-                                  first.x == x, first.y == y else { continue }
-                            consider(shape)
-                        }
+                        for shape in cells[Cell(x: x, y: y)] ?? [] { consider(shape) }
+                    }
+                }
+            }
+            if let cells = largeGrid[observation.level] {
+                for x in largeLow.x...largeHigh.x {
+                    for y in largeLow.y...largeHigh.y {
+                        for shape in cells[Cell(x: x, y: y)] ?? [] { consider(shape) }
                     }
                 }
             }
@@ -165,8 +183,12 @@ struct RegionIndex: Sendable {
         } else {
             for shape in positionShapes { consider(shape) }
         }
-        // A zone on several floors is indexed once per floor: keep one.
         found.append(contentsOf: live)
-        return Array(Set(found)).sorted { rank[$0]! < rank[$1]! }
+        found.sort()
+        // A shape in several cells, a zone on several floors, or a live region also near: once.
+        var unique: [Int] = []
+        unique.reserveCapacity(found.count)
+        for rank in found where rank != unique.last { unique.append(rank) }
+        return unique
     }
 }

@@ -141,7 +141,8 @@ public struct RegionMonitor: Sendable {
               observation.accuracy.isFinite else { return [] }
         var events = advance(to: observation.time)
         if observation.time >= (lastPosition?.time ?? -.infinity) { lastPosition = observation }
-        for id in index.positionCandidates(of: observation, zones: zones) {
+        for rank in index.positionCandidates(of: observation, zones: zones) {
+            let id = evaluationOrder[rank]
             guard var entry = entries[id], isArmed(entry) else { continue }
             let depth = self.depth(of: observation, in: entry.record.condition)
             let next = entry.position.observe(time: observation.time, depth: depth, accuracy: observation.accuracy,
@@ -198,7 +199,9 @@ public struct RegionMonitor: Sendable {
         entries[id] = entry
         events.append(event)
         if !entry.record.condition.isBeaconCondition {
-            if state == .unsatisfied { index.live.remove(id) } else { index.live.insert(id) }
+            if let rank = index.rank[id] {
+                if state == .unsatisfied { index.live.remove(rank) } else { index.live.insert(rank) }
+            }
         }
         scheduleDeadline(of: id)
         // Children: armed afresh when this one is satisfied, disarmed (and left) otherwise.
