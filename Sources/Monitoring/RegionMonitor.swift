@@ -44,6 +44,8 @@ public struct RegionMonitor: Sendable {
     /// Identifiers with every parent before its children (stable in insertion order otherwise).
     var evaluationOrder: [String] = []
     private let zones: ZoneIndex
+    /// The regions indexed by identity, place and order (see ``RegionIndex``).
+    var index = RegionIndex()
 
     /// A monitor without regions.
     /// - Throws: ``MonitorError/invalidHysteresis(path:detail:)`` for a setting out of range.
@@ -81,9 +83,17 @@ public struct RegionMonitor: Sendable {
             lastEvent: MonitorEvent(identifier: identifier, state: state, date: now ?? 0), visits: VisitLog()))
         if state == .satisfied, let now { entry.record.visits.enter(at: now) }
         entry.beacon.since = now
-        if entries[identifier] == nil { insertionOrder.append(identifier) }
-        entries[identifier] = entry
-        rebuildEvaluationOrder()
+        if entries[identifier] == nil {
+            // A new region comes after every other in the evaluation order (its parent exists).
+            insertionOrder.append(identifier)
+            entries[identifier] = entry
+            evaluationOrder.append(identifier)
+            index.append(identifier, entry: entry, rank: evaluationOrder.count - 1, rule: rule(of: entry), zones: zones)
+            scheduleDeadline(of: identifier)
+        } else {
+            entries[identifier] = entry
+            rebuildEvaluationOrder()
+        }
     }
 
     /// Stops monitoring `identifier` and every region nested in it.
@@ -92,12 +102,9 @@ public struct RegionMonitor: Sendable {
     public mutating func remove(_ identifier: String) -> [String] {
         guard entries[identifier] != nil else { return [] }
         var removed: Set<String> = [identifier]
-        var grew = true
-        while grew {
-            grew = false
-            for (id, entry) in entries where !removed.contains(id) {
-                if let parent = entry.record.parent, removed.contains(parent) { removed.insert(id); grew = true }
-            }
+        var queue = [identifier]
+        while let id = queue.popLast() {
+            for child in index.children[id] ?? [] where removed.insert(child).inserted { queue.append(child) }
         }
         for id in removed { entries[id] = nil }
         insertionOrder.removeAll { removed.contains($0) }
@@ -112,12 +119,12 @@ public struct RegionMonitor: Sendable {
     public mutating func observe(_ sighting: BeaconSighting) -> [MonitorEvent] {
         guard sighting.time.isFinite, sighting.rssi.isFinite else { return [] }
         var events = advance(to: sighting.time)
-        for id in evaluationOrder {
-            guard var entry = entries[id], case .beacon(let condition) = entry.record.condition,
-                  condition.matches(sighting.identity), isArmed(entry) else { continue }
+        for id in index.beaconCandidates(of: sighting.identity) {
+            guard var entry = entries[id], isArmed(entry) else { continue }
             let rule = rule(of: entry).beacon
             let entered = entry.beacon.observe(time: sighting.time, rssi: sighting.rssi, rule: rule)
             entries[id] = entry
+            scheduleDeadline(of: id)
             if entered && entry.record.state != .satisfied {
                 let flag = plausibility.check(identity: sighting.identity, rssi: sighting.rssi, time: sighting.time,
                                               position: lastPosition, setApart: setApartBeacons, plan: plan)
@@ -134,8 +141,9 @@ public struct RegionMonitor: Sendable {
               observation.accuracy.isFinite else { return [] }
         var events = advance(to: observation.time)
         if observation.time >= (lastPosition?.time ?? -.infinity) { lastPosition = observation }
-        for id in evaluationOrder {
-            guard var entry = entries[id], !entry.record.condition.isBeaconCondition, isArmed(entry) else { continue }
+        for rank in index.positionCandidates(of: observation, zones: zones) {
+            let id = evaluationOrder[rank]
+            guard var entry = entries[id], isArmed(entry) else { continue }
             let depth = self.depth(of: observation, in: entry.record.condition)
             let next = entry.position.observe(time: observation.time, depth: depth, accuracy: observation.accuracy,
                                               state: entry.record.state, rule: rule(of: entry).position)
@@ -151,20 +159,24 @@ public struct RegionMonitor: Sendable {
     public mutating func advance(to time: Double) -> [MonitorEvent] {
         guard time.isFinite else { return [] }
         now = max(now ?? time, time)
-        for id in evaluationOrder where entries[id]!.beacon.since == nil && isArmed(entries[id]!) {
-            entries[id]!.beacon.since = time
+        if !index.pendingSince.isEmpty {
+            for id in index.pendingSince {
+                guard let entry = entries[id], entry.beacon.since == nil else {
+                    index.pendingSince.remove(id)
+                    continue
+                }
+                guard isArmed(entry) else { continue }
+                entries[id]!.beacon.since = time
+                index.pendingSince.remove(id)
+                scheduleDeadline(of: id)
+            }
         }
         var events: [MonitorEvent] = []
-        while true {
-            var due: (id: String, date: Double)?
-            for id in evaluationOrder {
-                let entry = entries[id]!
-                guard entry.record.condition.isBeaconCondition, isArmed(entry),
-                      let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
-                      deadline <= time else { continue }
-                if due == nil || deadline < due!.date { due = (id, deadline) }
-            }
-            guard let due else { break }
+        while let due = index.deadlines.first, due.date <= time {
+            _ = index.deadlines.removeFirst()
+            guard let entry = entries[due.id], index.rank[due.id] == due.rank, isArmed(entry),
+                  let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
+                  deadline == due.date else { continue }
             transition(due.id, to: .unsatisfied, at: due.date, into: &events)
         }
         return events
@@ -186,11 +198,18 @@ public struct RegionMonitor: Sendable {
         entry.record.lastEvent = event
         entries[id] = entry
         events.append(event)
+        if !entry.record.condition.isBeaconCondition {
+            if let rank = index.rank[id] {
+                if state == .unsatisfied { index.live.remove(rank) } else { index.live.insert(rank) }
+            }
+        }
+        scheduleDeadline(of: id)
         // Children: armed afresh when this one is satisfied, disarmed (and left) otherwise.
-        for child in evaluationOrder where entries[child]?.record.parent == id {
+        for child in index.children[id] ?? [] {
             if state == .satisfied {
                 entries[child]!.beacon = BeaconEvidence(since: date)
                 entries[child]!.position = PositionEvidence()
+                scheduleDeadline(of: child)
             } else {
                 transitionDisarmed(child, at: date, into: &events)
             }
@@ -203,6 +222,14 @@ public struct RegionMonitor: Sendable {
         }
         entries[id]!.beacon = BeaconEvidence()
         entries[id]!.position = PositionEvidence()
+        index.pendingSince.insert(id)
+    }
+
+    /// Queues the exit deadline of beacon region `id`, if it has one now.
+    private mutating func scheduleDeadline(of id: String) {
+        guard let entry = entries[id], entry.record.condition.isBeaconCondition, let rank = index.rank[id],
+              let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon) else { return }
+        index.deadlines.insert(.init(date: deadline, rank: rank, id: id))
     }
 
     // MARK: Helpers
@@ -263,6 +290,11 @@ public struct RegionMonitor: Sendable {
         }
         for id in insertionOrder { place(id) }
         evaluationOrder = order
+        index = RegionIndex()
+        for (rank, id) in order.enumerated() {
+            index.append(id, entry: entries[id]!, rank: rank, rule: rule(of: entries[id]!), zones: zones)
+        }
+        for id in order { scheduleDeadline(of: id) }
     }
 }
 

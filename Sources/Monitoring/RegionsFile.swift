@@ -179,12 +179,13 @@ extension RegionMonitor {
     /// - Throws: ``MonitorError`` as ``add(_:identifier:assuming:parent:hysteresis:)``.
     public mutating func add(_ file: RegionsFile, assuming state: MonitorState = .unknown) throws(MonitorError) {
         var added: Set<String> = []
+        let inFile = Set(file.regions.map(\.id))
         var remaining = file.regions
         while !remaining.isEmpty {
             let before = remaining.count
             var next: [RegionDefinition] = []
             for region in remaining {
-                if let parent = region.parent, !added.contains(parent), entries[parent] == nil || file.regions.contains(where: { $0.id == parent }) {
+                if let parent = region.parent, !added.contains(parent), entries[parent] == nil || inFile.contains(parent) {
                     next.append(region)
                     continue
                 }

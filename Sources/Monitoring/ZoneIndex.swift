@@ -2,7 +2,7 @@ import BeaconModel
 
 /// The plan's zone polygons by id and level, for signed depths.
 struct ZoneIndex: Sendable {
-    private var polygons: [String: [Int: Polygon]] = [:]
+    fileprivate var polygons: [String: [Int: Polygon]] = [:]
 
     init(plan: FloorPlan) {
         for floor in plan.floors {
@@ -25,4 +25,9 @@ struct ZoneIndex: Sendable {
         let distance = polygon.distanceToBoundary(point)
         return polygon.contains(point) ? distance : -distance
     }
+}
+
+extension ZoneIndex {
+    /// The polygons of zone `id` by level.
+    func polygons(of id: String) -> [Int: Polygon] { polygons[id] ?? [:] }
 }
