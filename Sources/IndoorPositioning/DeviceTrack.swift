@@ -223,6 +223,7 @@ struct DeviceTrack: Sendable {
             zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
             source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset))
+        if current.members[0].configuration.motionModes != nil { reports[reports.count - 1].motion = current.modeProbabilities }
     }
 
     /// Scores every beacon heard this epoch on `level` against the tracked position (see

@@ -75,6 +75,12 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
 
+    @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
+    var motionModes = false
+
+    @Flag(name: .long, help: "Add the tracker's motion-mode probabilities p_standing, p_strolling, p_walking to the output (with --motion-modes).")
+    var reportMotion = false
+
     func validate() throws {
         guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
             throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
@@ -131,6 +137,7 @@ struct LocateCommand: ParsableCommand {
                 epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
             if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
+            if motionModes { configuration.tracker.motionModes = MotionModes() }
             configuration.deviceOffset = offsetModel
             configuration.shadowing = shadowingModel
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
@@ -138,7 +145,8 @@ struct LocateCommand: ParsableCommand {
             let out = try OutputFile(path: output)
             out.holdsStandardOutput = true
             let writer = try FixWriter(output: out, format: format, includeDevice: reader.hasDevices,
-                                       includeDeviceOffset: reportDeviceOffset, plan: floorPlan)
+                                       includeDeviceOffset: reportDeviceOffset, includeMotion: reportMotion,
+                                       plan: floorPlan)
             let progress = Progress(enabled: !quiet, path: rssi)
             var held: [PositionReport] = []
             let smooth = self.smooth  // read once: the property wrapper's getter is slow per sample
