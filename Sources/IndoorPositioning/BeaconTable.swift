@@ -19,6 +19,7 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 var model = calibration[beacon.identity] ?? PathLossModel(resolved)
                 if let sampleSigma { model.sigma = sampleSigma }
+                self.sampleSigma = sampleSigma
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
@@ -80,6 +81,17 @@ struct BeaconTable: Sendable {
     }
 
     subscript(slot: Int) -> Entry { entries[slot] }
+
+    /// The configured σ of every sample, when set (it overrides a learned model's σ too).
+    private var sampleSigma: Double?
+
+    /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
+    /// any, still wins).
+    mutating func setModel(_ model: PathLossModel, slot: Int) {
+        var model = model
+        if let sampleSigma { model.sigma = sampleSigma }
+        entries[slot].model = model
+    }
 
     var count: Int { entries.count }
 

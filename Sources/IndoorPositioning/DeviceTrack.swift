@@ -217,6 +217,10 @@ struct DeviceTrack: Sendable {
                      offset: current.deviceOffset, context: &context)
         let position = Point3D(x: estimate.position.x, y: estimate.position.y,
                                z: floor.elevation + context.receiverHeight)
+        if context.learner != nil {
+            context.learn(samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
+                          covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
+        }
         reports.append(PositionReport(
             timestamp: end, device: device, position: position, level: level,
             covariance: estimate.horizontalCovariance, velocity: estimate.velocity,

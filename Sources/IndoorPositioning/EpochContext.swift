@@ -2,7 +2,7 @@
 /// (each with its outline) and the running statistics.
 struct EpochContext: Sendable {
     let configuration: PositioningEngine.Configuration
-    let beacons: BeaconTable
+    private(set) var beacons: BeaconTable
     let receiverHeight: Double
     /// The device-offset model every track starts from: the configuration's, or the default
     /// for a calibrated or an uncalibrated plan.
@@ -13,6 +13,11 @@ struct EpochContext: Sendable {
     var statistics = PositioningEngine.Statistics()
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
     var consistency: BeaconConsistency
+    /// The online learner of path-loss models (``PositioningEngine/Configuration/learning``),
+    /// its beacons in table order.
+    private(set) var learner: SiteCalibrator?
+    /// The input time at which the learned models are next taken into the table.
+    private var nextModelUpdate = -Double.infinity
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
@@ -22,6 +27,15 @@ struct EpochContext: Sendable {
             ?? DeviceOffsetModel(priorSigma: beacons.isCalibrated ? PositioningEngine.Configuration.calibratedOffsetSigma
                                                                   : PositioningEngine.Configuration.uncalibratedOffsetSigma)
         consistency = BeaconConsistency(levels: beacons.levels)
+        if let learning = configuration.learning {
+            learner = SiteCalibrator(
+                beacons: (0..<beacons.count).map { slot in
+                    let entry = beacons[slot]
+                    let prior = beacons.isCalibrated ? PathLossPrior.surveyed(entry.model) : PathLossPrior(centredOn: entry.model)
+                    return (entry.beacon.identity, entry.beacon.position, prior)
+                },
+                settings: learning.calibrator)
+        }
         var elevations: [Int: Double] = [:]
         for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
         for (level, floor) in beacons.floors {
@@ -49,6 +63,34 @@ struct EpochContext: Sendable {
         guard correlated.correlatedShare > 0, correlated.maximumStates > 0 else { return [.independent] }
         correlated.maximumStates = min(correlated.maximumStates, beacons.count(onLevel: level))
         return [.independent, correlated]
+    }
+
+    /// Feeds one tracked epoch to the online learner: the samples of beacons on `level` (not set
+    /// apart), heard at `receiver` with horizontal covariance `covariance` by a device whose
+    /// offset is `offset` dB. Nothing happens without learning or when the position is too
+    /// uncertain.
+    mutating func learn<S: Sequence>(_ samples: S, level: Int, receiver: Point3D, covariance: PositionCovariance,
+                                     offset: Double) where S.Element == (slot: Int, rssi: Double) {
+        guard learner != nil, let learning = configuration.learning,
+              covariance.horizontalRadius <= learning.maximumAccuracy else { return }
+        for (slot, rssi) in samples where beacons[slot].beacon.level == level {
+            learner?.observe(slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
+                             yy: covariance.yy, deviceOffset: offset)
+        }
+    }
+
+    /// Takes the learned models into the table when the update time has come (input time
+    /// `clock`, seconds); the learner then weighs samples with them.
+    mutating func updateModels(at clock: Double) {
+        guard var learner, let learning = configuration.learning, clock >= nextModelUpdate else { return }
+        let first = nextModelUpdate == -.infinity
+        nextModelUpdate = clock + learning.updateInterval
+        guard !first else { return }
+        for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
+            beacons.setModel(estimate.model, slot: slot)
+        }
+        learner.adoptEstimates()
+        self.learner = learner
     }
 
     /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).

@@ -51,6 +51,9 @@ extension PositioningEngine {
         /// Time-correlated shadowing: each beacon's bias state (see `ShadowingModel`);
         /// `ShadowingModel/independent` treats every sample's error as independent.
         public var shadowing: ShadowingModel
+        /// Learn every beacon's path-loss model from the traffic while positioning (see
+        /// ``OnlineLearning``); nil (the default) keeps the models fixed.
+        public var learning: OnlineLearning?
 
         /// Prior standard deviation of the device offset when the engine was given calibrated
         /// path-loss models, dB: 3 (calibrations are usually made with the phones that use them,
@@ -100,6 +103,7 @@ extension PositioningEngine {
             if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
                 throw .invalidConfiguration("sampleSigma must be in (0, 30] dB, got \(sampleSigma)")
             }
+            try learning?.validate()
             if let idleRelease, !(idleRelease.isFinite && idleRelease > 0) {
                 throw .invalidConfiguration("idleRelease must be a positive number of seconds, got \(idleRelease)")
             }

@@ -49,6 +49,14 @@ public struct PositioningEngine: Sendable {
         (0..<context.beacons.count).filter { context.isSetApart($0) }.map { context.beacons[$0].beacon.identity }
     }
 
+    /// The online learner's estimates of every beacon's path-loss model, in plan order (nil
+    /// unless ``Configuration/learning`` is on): what a site would save as its calibration.
+    public var learnedModels: [LearnedPathLoss]? { context.learner?.estimates }
+
+    /// The online learner itself (nil unless ``Configuration/learning`` is on): `Codable`, so its
+    /// statistics can be saved and merged into another engine's learner later.
+    public var learner: SiteCalibrator? { context.learner }
+
     /// An engine for `plan`.
     /// - Parameters:
     ///   - plan: the building.
@@ -101,6 +109,7 @@ public struct PositioningEngine: Sendable {
         if sample.timestamp > clock {
             clock = sample.timestamp
             if clock >= nextIdleCheck { releaseIdleDevices() }
+            if context.learner != nil { context.updateModels(at: clock) }
         }
         if used {
             context.statistics.accepted += 1

@@ -6,6 +6,8 @@ public enum PositioningError: Error, Sendable, Hashable, CustomStringConvertible
     case emptyPlan
     /// Smoothing needs `recordsHistory` to be on from the start.
     case historyNotRecorded
+    /// Learning from traffic found nothing to learn from; the message says why.
+    case noUsableTraffic(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum PositioningError: Error, Sendable, Hashable, CustomStringConvertible
             return "the floor plan has no beacons; place at least three beacons on a floor"
         case .historyNotRecorded:
             return "smoothing needs the engine to record history: set Configuration.recordsHistory = true before pushing samples"
+        case .noUsableTraffic(let detail):
+            return "nothing to learn path-loss models from: \(detail)"
         }
     }
 }

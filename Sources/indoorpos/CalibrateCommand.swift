@@ -13,6 +13,12 @@ struct CalibrateCommand: ParsableCommand {
         fit each beacon separately as well as all samples together. Writes the calibration JSON \
         (for 'locate --calibration') to standard output or --output, and a summary with standard \
         errors to standard error.
+
+        With --from-traffic it needs no distances: it learns every beacon's model from the \
+        unlabeled RSSI samples of --rssi (the same CSV 'locate' reads) and the beacon positions \
+        of --plan, by locating the traffic, refitting the models to the smoothed positions and \
+        repeating until they settle (Docs/Calibration.md). --calibration gives a survey to start \
+        from; otherwise the plan's values are the starting point.
         """
     )
 
@@ -21,7 +27,29 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     @Option(name: .long, help: "Calibration samples CSV (distance,rssi[,uuid,major,minor]).")
-    var samples: String
+    var samples: String?
+
+    @Flag(name: .long, help: "Learn from unlabeled traffic (--plan and --rssi) instead of samples at known distances.")
+    var fromTraffic = false
+
+    @Option(name: .long, help: "With --from-traffic: the floor plan JSON (beacon positions, starting values).")
+    var plan: String?
+
+    @Option(name: .long, help: "With --from-traffic: the RSSI samples CSV to learn from (as 'locate' reads).")
+    var rssi: String?
+
+    @Option(name: .long, help: "With --from-traffic: a calibration JSON to start from (its values centre the priors).")
+    var calibration: String?
+
+    @Flag(name: .long, help: "With --from-traffic: skip malformed RSSI rows instead of stopping at the first.")
+    var skipBadRows = false
+
+    @Option(name: .long, help: "With --from-traffic: at most this many rounds of locating and refitting (default 8).")
+    var rounds: Int = 8
+
+    @Option(name: .long, help: "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it).")
+    var tolerance: Double = 0.5
+
 
     @Flag(name: .long, help: "Fit robustly (bisquare M-estimator), so that gross outliers do not bias the fit.")
     var robust = false
@@ -38,8 +66,41 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Write the calibration JSON here instead of standard output.")
     var output: String?
 
+    func validate() throws {
+        if fromTraffic {
+            guard plan != nil, rssi != nil else {
+                throw ValidationError("--from-traffic needs --plan and --rssi")
+            }
+            guard samples == nil else {
+                throw ValidationError("--from-traffic learns from --rssi; --samples (known distances) cannot be combined with it")
+            }
+            guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be 1 to 100, got \(rounds)") }
+            guard tolerance.isFinite, tolerance >= 0 else {
+                throw ValidationError("--tolerance must be a number of standard errors, 0 or more, got \(tolerance)")
+            }
+        } else {
+            guard samples != nil else {
+                throw ValidationError("give --samples (RSSI at known distances), or --from-traffic with --plan and --rssi")
+            }
+            for (name, value) in [("--plan", plan), ("--rssi", rssi), ("--calibration", calibration)] where value != nil {
+                throw ValidationError("\(name) goes with --from-traffic")
+            }
+        }
+    }
+
     func run() throws {
         try ToolErrors.run {
+            if fromTraffic, let plan, let rssi {
+                let destination = try OutputFile(path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? []))
+                let learned = try SelfCalibration(plan: FloorPlan.load(path: plan), rssi: rssi, skipBadRows: skipBadRows,
+                                                  start: calibration.map(CalibrationFile.load(path:)),
+                                                  settings: TrafficCalibration.Settings(maximumRounds: rounds, tolerance: tolerance))
+                destination.write(learned.file.jsonData())
+                try destination.commit()
+                FileHandle.standardError.write(Data(learned.summary.utf8))
+                return
+            }
+            guard let samples else { return }
             let chosen = method ?? (robust ? .bisquare : .leastSquares)
             let fitMethod: CalibrationMethod
             switch chosen {

@@ -24,6 +24,11 @@ struct DescribeCommand: ParsableCommand {
             let loaded = try FloorPlan.load(path: plan)
             let file = try calibration.map(CalibrationFile.load(path:))
             print(PlanDescription(plan: loaded, calibration: file).text, terminator: "")
+            if let file {
+                print("")
+                print("calibration against the plan, per beacon:")
+                print(CalibrationTable(plan: loaded, calibration: file).text, terminator: "")
+            }
         }
     }
 }

@@ -75,6 +75,12 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
 
+    @Flag(name: .long, help: "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order).")
+    var learnOnline = false
+
+    @Flag(name: .long, help: "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once.")
+    var selfCalibrate = false
+
     @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
     var motionModes = false
 
@@ -94,6 +100,9 @@ struct LocateCommand: ParsableCommand {
         if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
             throw ValidationError("--sample-sigma must be in (0, 30] dB, got \(sampleSigma)")
+        }
+        if learnOnline && selfCalibrate {
+            throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
         }
         if deviceOffset != nil && deviceOffsetSigma != nil {
             throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
@@ -124,15 +133,7 @@ struct LocateCommand: ParsableCommand {
         try ToolErrors.run {
             try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
-            var models: [BeaconIdentity: PathLossModel] = [:]
-            if let calibration {
-                let file = try CalibrationFile.load(path: calibration)
-                for beacon in floorPlan.beacons {
-                    if let resolved = floorPlan.resolvedBeacon(beacon.identity) {
-                        models[beacon.identity] = file.model(for: resolved)
-                    }
-                }
-            }
+            let file = try calibration.map(CalibrationFile.load(path:))
             var configuration = PositioningEngine.Configuration(
                 epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
@@ -141,6 +142,18 @@ struct LocateCommand: ParsableCommand {
             configuration.deviceOffset = offsetModel
             configuration.shadowing = shadowingModel
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
+            if learnOnline { configuration.learning = OnlineLearning() }
+            var models: [BeaconIdentity: PathLossModel] = [:]
+            if selfCalibrate {
+                var learning = configuration
+                learning.idleRelease = nil
+                let learned = try SelfCalibration(plan: floorPlan, rssi: rssi, skipBadRows: skipBadRows, start: file,
+                                                  configuration: learning)
+                models = learned.models
+                if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
+            } else if let file {
+                models = file.models(for: floorPlan)
+            }
             var reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             let out = try OutputFile(path: output)
             out.holdsStandardOutput = true
@@ -195,6 +208,11 @@ struct LocateCommand: ParsableCommand {
             if smooth { try engine.smooth(held).forEach(writer.write) }
             try writer.finish()
             progress.done()
+            if let learned = engine.learnedModels, !quiet {
+                let file = CalibrationFile(learned: learned, pooled: nil)
+                FileHandle.standardError.write(Data(("learned while locating:\n"
+                    + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
+            }
             Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
                     setApart: engine.inconsistentBeacons).print()
         }

@@ -35,6 +35,9 @@ public struct WalkSimulator: Sendable {
         public var shadowingTime = 3.0
         /// The exponent the signals really follow (nil: `model`'s): a plan with a wrong exponent.
         public var trueExponent: Double?
+        /// Each beacon's own measured power and exponent that its signals really follow (nil:
+        /// `model`'s, or `trueExponent`); σ stays `model`'s. A site whose beacons differ.
+        public var beaconModels: [PathLossModel]?
 
         public init() {}
     }
@@ -108,6 +111,10 @@ public struct WalkSimulator: Sendable {
         signal.measuredPower += c.deviceOffset
         let share = c.shadowingShare
         for (index, beacon) in beacons.enumerated() {
+            if let own = c.beaconModels?[index] {
+                signal.measuredPower = own.measuredPower + c.deviceOffset
+                signal.exponent = own.exponent
+            }
             var ts = Double.random(in: 0..<interval, using: &rng)
             // AR(1) shadowing of this beacon, started from its stationary distribution.
             let biasSigma = (share * c.model.sigma * c.model.sigma).squareRoot()

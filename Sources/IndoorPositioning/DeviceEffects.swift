@@ -1,0 +1,48 @@
+/// Per-device RSSI offsets as random effects with mean zero across the devices seen: the
+/// gauge of ``TrafficCalibration``.
+///
+/// A common shift of every beacon's P₀ and the opposite shift of every device's offset explain
+/// the same data. The learner fixes it by making the devices' offsets average zero (weighted by
+/// how much each device was heard), so the learned P₀ describe the average phone of the
+/// traffic, and each device's offset is how far it reads from that average. With one device the
+/// offset is zero and its reading level goes into the P₀.
+///
+/// A device's offset is the shrunk mean of its clipped residuals:
+/// Δ = Σ rᵢ/σᵢ² / (Σ 1/σᵢ² + 1/τ²), residuals clipped to ±2σᵢ, τ the offsets' prior spread;
+/// then the weighted mean over devices is subtracted.
+struct DeviceEffects: Sendable {
+    private(set) var offsets: [Double]
+
+    init(deviceCount: Int) {
+        offsets = Array(repeating: 0, count: deviceCount)
+    }
+
+    /// Re-estimates the offsets from the pairs' residuals against `models` (by calibrator slot).
+    mutating func update(_ pairs: [TrafficPairs.Pair], models: [PathLossModel], positions: [Point3D],
+                         priorSigma: Double) {
+        var sums = Array(repeating: 0.0, count: offsets.count)
+        var weights = Array(repeating: 0.0, count: offsets.count)
+        for pair in pairs {
+            let slot = Int(pair.slot), device = Int(pair.device)
+            let model = models[slot]
+            let beacon = positions[slot]
+            let dx = pair.receiver.x - beacon.x, dy = pair.receiver.y - beacon.y, dz = pair.receiver.z - beacon.z
+            let distance = max((dx * dx + dy * dy + dz * dz).squareRoot(), 0.1)
+            let residual = pair.rssi - model.expectedRSSI(atDistance: distance)
+            let sigma = model.sigma
+            let clipped = min(max(residual, -2 * sigma), 2 * sigma)
+            sums[device] += clipped / (sigma * sigma)
+            weights[device] += 1 / (sigma * sigma)
+        }
+        let tau = 1 / (priorSigma * priorSigma)
+        var mean = 0.0, total = 0.0
+        for device in offsets.indices {
+            offsets[device] = sums[device] / (weights[device] + tau)
+            mean += weights[device] * offsets[device]
+            total += weights[device]
+        }
+        guard total > 0 else { return }
+        mean /= total
+        for device in offsets.indices where weights[device] > 0 { offsets[device] -= mean }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+extension TrafficCalibration {
+    /// What every round of ``TrafficCalibration/learn(_:plan:calibration:configuration:settings:)``
+    /// works on: the plan's beacons in the calibrator's order, the traffic in batch order, and the
+    /// engine settings it is located with.
+    struct Site {
+        let plan: FloorPlan
+        let calibrator: SiteCalibrator
+        let configuration: PositioningEngine.Configuration
+        let settings: Settings
+        /// The traffic in ``PositioningEngine/inBatchOrder(_:)``.
+        let samples: [RSSISample]
+        let identities: [BeaconIdentity]
+        let levels: [Int]
+        let positions: [Point3D]
+        /// The traffic split by cross-validation fold: (samples without the fold, the fold's samples).
+        let folds: [(others: [RSSISample], held: [RSSISample])]
+
+        init(plan: FloorPlan, calibrator: SiteCalibrator, configuration: PositioningEngine.Configuration,
+             settings: Settings, samples: [RSSISample]) {
+            self.plan = plan
+            self.calibrator = calibrator
+            self.configuration = configuration
+            self.settings = settings
+            self.samples = samples
+            identities = calibrator.beacons.map(\.identity)
+            positions = calibrator.beacons.map(\.position)
+            var levelOf: [BeaconIdentity: Int] = [:]
+            for floor in plan.floors { for beacon in floor.beacons { levelOf[beacon.identity] = floor.level } }
+            levels = identities.map { levelOf[$0] ?? 0 }
+            let count = min(settings.heldOutFolds, identities.count)
+            var fold: [BeaconIdentity: Int] = [:]
+            for (slot, identity) in identities.enumerated() { fold[identity] = slot % count }
+            folds = (0..<count).map { f in
+                (samples.filter { fold[$0.identity] != f }, samples.filter { fold[$0.identity] == f })
+            }
+        }
+
+        /// Locates `samples` with `models` (smoothed when tracking).
+        func locate(_ samples: [RSSISample], models: [BeaconIdentity: PathLossModel]) throws(PositioningError)
+            -> [PositionReport] {
+            try PositioningEngine.locate(samples, plan: plan, calibration: models, configuration: configuration,
+                                         smooth: configuration.tracking == .kalman)
+        }
+
+        /// `samples` paired with the positions of `reports`.
+        func pairs(_ samples: [RSSISample], with reports: [PositionReport]) -> TrafficPairs {
+            var pairs = TrafficPairs(samples: self.samples)
+            pairs.add(samples: samples, reports: reports, calibrator: calibrator, levels: levels,
+                      maximumAccuracy: settings.maximumAccuracy, maximumGap: 2.5 * configuration.epoch)
+            return pairs
+        }
+
+        /// The held-out-beacon cross-validated score of `models`: each fold's samples predicted
+        /// from positions located without that fold, as the mean robust log-density
+        ///
+        ///     −½ ln(2π s²) − ρ(r / s),   s² = σ² + k² var(ln d),   r = y − Δ − ŷ(d),
+        ///
+        /// ρ Huber's loss with the calibrator's threshold (nats per sample; −∞ when nothing
+        /// could be predicted).
+        func crossValidatedScore(models: [BeaconIdentity: PathLossModel], effects: DeviceEffects)
+            throws(PositioningError) -> Double {
+            let threshold = settings.calibrator.huberThreshold
+            var total = 0.0
+            var count = 0
+            for fold in folds where !fold.held.isEmpty {
+                let reports = try locate(fold.others, models: models)
+                for pair in pairs(fold.held, with: reports).pairs {
+                    let slot = Int(pair.slot)
+                    let model = models[identities[slot]] ?? calibrator.beacons[slot].prior.model
+                    let beacon = positions[slot]
+                    let dx = pair.receiver.x - beacon.x, dy = pair.receiver.y - beacon.y
+                    let dz = pair.receiver.z - beacon.z
+                    let d2 = max(dx * dx + dy * dy + dz * dz, 0.01)
+                    let gx = dx / d2, gy = dy / d2
+                    let logVariance = gx * gx * pair.xx + 2 * gx * gy * pair.xy + gy * gy * pair.yy
+                    let slope = model.logSlope
+                    let variance = model.sigma * model.sigma + slope * slope * logVariance
+                    let offset = effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
+                    let u = abs(pair.rssi - offset - model.expectedRSSI(squaredDistance: d2)) / variance.squareRoot()
+                    let loss = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
+                    total += -0.5 * Foundation.log(2 * Double.pi * variance) - loss
+                    count += 1
+                }
+            }
+            return count > 0 ? total / Double(count) : -.infinity
+        }
+    }
+}

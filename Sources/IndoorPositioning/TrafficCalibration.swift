@@ -1,0 +1,235 @@
+/// Learns each beacon's path-loss model from unlabeled RSSI traffic, in rounds: locate and
+/// smooth the batch with the models in force, pair every sample with its smoothed position
+/// (`SiteCalibrator` weighs it by how well that position is known), fit the models by
+/// robust maximum a posteriori estimation, and locate again with them.
+///
+/// Every candidate set of models (the starting one included) is scored by held-out-beacon
+/// cross-validation: the beacons are split into ``Settings/heldOutFolds`` folds; each fold's
+/// samples are predicted from positions located *without* that fold, and the score is the
+/// mean robust log-density of those predictions (nats per sample). A model cannot flatter
+/// this score by pulling the positions it is judged on, which is how a plain
+/// locate-and-refit loop drifts. The learning keeps the best-scoring models (better by more
+/// than ``Settings/minimumScoreGain``) and stops after ``Settings/patience`` rounds without a
+/// better score, when no learned P₀ or n moved by more than ``Settings/tolerance`` of its
+/// standard error, or after ``Settings/maximumRounds`` (see Docs/Calibration.md).
+///
+/// ```swift
+/// let result = try TrafficCalibration.learn(samples, plan: plan)
+/// let models = result.models               // for PositioningEngine(plan:calibration:)
+/// for estimate in result.estimates { print(estimate.beacon, estimate.model, estimate.source) }
+/// ```
+public struct TrafficCalibration: Sendable {
+    /// How the rounds run.
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Upper bound on rounds (default 8).
+        public var maximumRounds: Int
+        /// Stop after this many rounds in a row without a better cross-validated score
+        /// (default 2: one worse round can be noise, as measured on the office walks).
+        public var patience: Int
+        /// Stop when no learned parameter moved by more than this many of its standard errors
+        /// in a round (default 0.5; 0 runs every round).
+        public var tolerance: Double
+        /// Reweighting passes per round (default 3).
+        public var passes: Int
+        /// Positions whose accuracy (1-σ radius) is worse than this teach nothing, metres
+        /// (default 4).
+        public var maximumAccuracy: Double
+        /// Prior spread of the devices' offsets around their common mean, dB (default 6).
+        public var deviceOffsetSigma: Double
+        /// A round's models replace the best so far only when their cross-validated score is
+        /// higher by more than this, nats per sample (default 0.001); otherwise the learning
+        /// stops with the best.
+        public var minimumScoreGain: Double
+        /// Into how many folds the beacons are split for the cross-validated score (default 8, or
+        /// one fold per beacon where there are fewer; at least 2). Each round locates the traffic
+        /// once per fold, and once with every beacon.
+        public var heldOutFolds: Int
+        /// How the calibrator weighs samples.
+        public var calibrator: SiteCalibrator.Settings
+
+        /// Settings from their values (defaults as documented on each property).
+        public init(maximumRounds: Int = 8, patience: Int = 2, tolerance: Double = 0.5, passes: Int = 3, maximumAccuracy: Double = 4,
+                    deviceOffsetSigma: Double = 6, minimumScoreGain: Double = 0.001, heldOutFolds: Int = 8, calibrator: SiteCalibrator.Settings = .init()) {
+            self.maximumRounds = maximumRounds
+            self.patience = patience
+            self.tolerance = tolerance
+            self.passes = passes
+            self.maximumAccuracy = maximumAccuracy
+            self.deviceOffsetSigma = deviceOffsetSigma
+            self.minimumScoreGain = minimumScoreGain
+            self.heldOutFolds = heldOutFolds
+            self.calibrator = calibrator
+        }
+
+        func validate() throws(PositioningError) {
+            guard maximumRounds >= 1, maximumRounds <= 100 else {
+                throw .invalidConfiguration("maximumRounds must be 1...100, got \(maximumRounds)")
+            }
+            guard minimumScoreGain.isFinite else {
+                throw .invalidConfiguration("minimumScoreGain must be a finite number of nats per sample, got \(minimumScoreGain)")
+            }
+            guard heldOutFolds >= 2, heldOutFolds <= 1000 else {
+                throw .invalidConfiguration("heldOutFolds must be 2...1000, got \(heldOutFolds)")
+            }
+            guard patience >= 1 else { throw .invalidConfiguration("patience must be at least 1 round, got \(patience)") }
+            guard passes >= 1, passes <= 20 else { throw .invalidConfiguration("passes must be 1...20, got \(passes)") }
+            guard tolerance.isFinite, tolerance >= 0 else {
+                throw .invalidConfiguration("tolerance must be a number of standard errors, 0 or more, got \(tolerance)")
+            }
+            guard maximumAccuracy.isFinite, maximumAccuracy > 0 else {
+                throw .invalidConfiguration("maximumAccuracy must be a positive number of metres, got \(maximumAccuracy)")
+            }
+            guard deviceOffsetSigma.isFinite, deviceOffsetSigma > 0 else {
+                throw .invalidConfiguration("deviceOffsetSigma must be a positive number of dB, got \(deviceOffsetSigma)")
+            }
+            guard calibrator.minimumSamples >= 0, calibrator.huberThreshold.isFinite, calibrator.huberThreshold > 0,
+                  calibrator.minimumDistance.isFinite, calibrator.minimumDistance > 0 else {
+                throw .invalidConfiguration("calibrator settings: minimumSamples ≥ 0, huberThreshold > 0, minimumDistance > 0")
+            }
+        }
+    }
+
+    /// What one round did.
+    public struct Round: Sendable, Hashable {
+        /// 1 for the first round.
+        public var index: Int
+        /// Samples paired with a usable position.
+        public var pairedSamples: Int
+        /// Samples without a usable position (no smoothed track around them, or too uncertain).
+        public var unplacedSamples: Int
+        /// The largest change of a learned P₀ or n against the models the round started from,
+        /// in that beacon's standard errors.
+        public var largestChange: Double
+        /// The round's new models' cross-validated score, nats per sample (higher is better).
+        public var score: Double
+        /// The models at the end of the round.
+        public var estimates: [LearnedPathLoss]
+    }
+
+    /// The outcome of ``learn(_:plan:calibration:configuration:settings:)``.
+    public struct Result: Sendable {
+        /// The calibrator after the last round (its statistics are the last round's).
+        public var calibrator: SiteCalibrator
+        /// Every plan beacon's model, in plan order: learned, or kept at the prior.
+        public var estimates: [LearnedPathLoss]
+        /// One model fitted to every beacon's samples together.
+        public var pooled: LearnedPathLoss?
+        /// The rounds, in order.
+        public var rounds: [Round]
+        /// Whether the stopping rule was met (rather than the round limit).
+        public var converged: Bool
+        /// The round whose models were kept (0: none beat the starting models, which are kept).
+        public var keptRound: Int
+        /// The cross-validated score of the starting models (the plan's or the given
+        /// calibration's), nats per sample.
+        public var startScore: Double
+        /// Each device's estimated offset from the traffic's average phone, dB.
+        public var deviceOffsets: [(device: String?, offset: Double)]
+
+        /// The learned models to give the engine (`PositioningEngine(plan:calibration:)`): the
+        /// beacons learned from traffic, plus the given calibration's for the others.
+        public var models: [BeaconIdentity: PathLossModel] {
+            var models = initial
+            for estimate in estimates where estimate.source == .traffic { models[estimate.beacon] = estimate.model }
+            return models
+        }
+
+        var initial: [BeaconIdentity: PathLossModel]
+    }
+
+    /// Learns the models of `plan`'s beacons from `samples` (any order; unlabeled: no truth).
+    /// - Parameters:
+    ///   - samples: the traffic: RSSI samples of any devices, in any order, without positions.
+    ///   - plan: the floor plan whose beacons are learned (their positions are taken as known).
+    ///   - calibration: models to start from and centre the priors on (a survey); the plan's
+    ///     values where empty.
+    ///   - configuration: the engine settings the batch is located with (history recording is
+    ///     switched on).
+    ///   - settings: how the rounds run and stop.
+    /// - Throws: ``PositioningError`` for bad settings, a plan without beacons, or traffic in
+    ///   which no sample could be paired with a position (``PositioningError/noUsableTraffic(_:)``).
+    public static func learn(_ samples: [RSSISample], plan: FloorPlan,
+                             calibration: [BeaconIdentity: PathLossModel] = [:],
+                             configuration: PositioningEngine.Configuration = .init(),
+                             settings: Settings = .init()) throws(PositioningError) -> Result {
+        try settings.validate()
+        try configuration.validate()
+        guard plan.beaconCount > 0 else { throw .emptyPlan }
+        let beacons = plan.floors.flatMap(\.beacons).compactMap { plan.resolvedBeacon($0.identity) }
+        var calibrator = SiteCalibrator(beacons: beacons, calibration: calibration, settings: settings.calibrator)
+        var configuration = configuration
+        configuration.recordsHistory = true
+        let site = Site(plan: plan, calibrator: calibrator, configuration: configuration, settings: settings,
+                        samples: PositioningEngine.inBatchOrder(samples))
+
+        var models = calibration
+        var located = try site.locate(site.samples, models: models)
+        var effects = DeviceEffects(deviceCount: TrafficPairs(samples: site.samples).devices.count)
+        let startScore = try site.crossValidatedScore(models: models, effects: effects)
+        var best = (round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
+                    calibrator: calibrator, effects: effects)
+        var rounds: [Round] = []
+        var converged = false
+        for index in 1...settings.maximumRounds {
+            let paired = site.pairs(site.samples, with: located)
+            guard !paired.pairs.isEmpty else {
+                if index > 1 { break }
+                throw .noUsableTraffic(samples.isEmpty
+                    ? "no samples"
+                    : "none of \(samples.count) samples could be paired with a position at most "
+                      + "\(settings.maximumAccuracy) m uncertain on its beacon's floor (are the beacons in the plan heard?)")
+            }
+            let before = calibrator.beacons.map { models[$0.identity] ?? $0.prior.model }
+            calibrator.setModels(Dictionary(uniqueKeysWithValues: zip(site.identities, before)))
+            // Iteratively reweighted passes; the devices' offsets are re-estimated between them.
+            for _ in 0..<settings.passes {
+                calibrator.clearStatistics()
+                for pair in paired.pairs {
+                    calibrator.observe(slot: Int(pair.slot), rssi: pair.rssi, receiver: pair.receiver,
+                                       xx: pair.xx, xy: pair.xy, yy: pair.yy,
+                                       deviceOffset: effects.offsets[Int(pair.device)])
+                }
+                calibrator.adoptEstimates()
+                effects.update(paired.pairs, models: calibrator.beacons.map(\.model), positions: site.positions,
+                               priorSigma: settings.deviceOffsetSigma)
+            }
+            let estimates = calibrator.estimates
+            var largest = 0.0
+            var next = calibration
+            for (slot, estimate) in estimates.enumerated() where estimate.source == .traffic {
+                let old = before[slot]
+                largest = max(largest,
+                              abs(estimate.model.measuredPower - old.measuredPower) / estimate.measuredPowerStandardError,
+                              abs(estimate.model.exponent - old.exponent) / estimate.exponentStandardError)
+                next[estimate.beacon] = estimate.model
+            }
+            let score = try site.crossValidatedScore(models: next, effects: effects)
+            rounds.append(Round(index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
+                                largestChange: largest, score: score, estimates: estimates))
+            if score > best.score + settings.minimumScoreGain {
+                best = (index, next, score, estimates, calibrator, effects)
+            } else if index - best.round >= settings.patience {
+                converged = true
+                break
+            }
+            models = next
+            if largest < settings.tolerance {
+                converged = true
+                break
+            }
+            if index < settings.maximumRounds { located = try site.locate(site.samples, models: models) }
+        }
+        var kept = best.calibrator
+        let estimates: [LearnedPathLoss]
+        if let learned = best.estimates {
+            estimates = learned
+        } else {
+            kept.clearStatistics()
+            estimates = kept.estimates
+        }
+        let devices = TrafficPairs(samples: site.samples).devices
+        return Result(calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
+                      rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
+                      deviceOffsets: zip(devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
+    }
+}

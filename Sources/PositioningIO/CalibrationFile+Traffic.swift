@@ -1,0 +1,42 @@
+extension CalibrationFile.Fit {
+    /// The fit of a model learned from traffic: `method` is `traffic`, or `plan` for a beacon
+    /// kept at its prior's values (too few samples); `count` is the samples it learned from.
+    /// Rounded like ``init(_:)`` (0.01 dB, 0.0001 in n).
+    public init(_ learned: LearnedPathLoss) {
+        self.init(measuredPower: Self.round(learned.model.measuredPower, 100),
+                  pathLossExponent: Self.round(learned.model.exponent, 10_000),
+                  sigma: Self.round(learned.model.sigma, 100),
+                  count: learned.count,
+                  measuredPowerStandardError: Self.round(learned.measuredPowerStandardError, 10_000),
+                  pathLossExponentStandardError: Self.round(learned.exponentStandardError, 100_000),
+                  method: learned.source.rawValue)
+    }
+}
+
+extension CalibrationFile {
+    /// The calibration JSON of models learned from traffic: one entry per plan beacon (learned,
+    /// or kept at the plan's values and marked `"method": "plan"`), and `all` the model fitted to
+    /// every beacon's samples together (or, with no samples, the mean prior).
+    public init(learned: [LearnedPathLoss], pooled: LearnedPathLoss?) {
+        let generic = PlanDefaults()
+        self.init(beacons: learned.map { BeaconFit(beacon: $0.beacon, fit: Fit($0)) },
+                  all: (pooled ?? learned.first).map(Fit.init)
+                      ?? Fit(measuredPower: generic.measuredPower, pathLossExponent: generic.pathLossExponent,
+                             sigma: PathLossModel.defaultSigma, count: 0, method: "plan"))
+    }
+}
+
+extension CalibrationFile {
+    /// The models to locate `plan`'s beacons with: ``model(for:)`` for each, except beacons
+    /// whose entry says `"method": "plan"` (kept at the plan's values by learning from traffic
+    /// for want of samples). Those are left out, so that the engine treats them, and a file in
+    /// which every entry says so, exactly as the plan alone.
+    public func models(for plan: FloorPlan) -> [BeaconIdentity: PathLossModel] {
+        let keptAtPlan = Set((beacons ?? []).filter { $0.fit.method == LearnedPathLoss.Source.plan.rawValue }.map(\.beacon))
+        var models: [BeaconIdentity: PathLossModel] = [:]
+        for beacon in plan.beacons where !keptAtPlan.contains(beacon.identity) {
+            if let resolved = plan.resolvedBeacon(beacon.identity) { models[beacon.identity] = model(for: resolved) }
+        }
+        return models
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Learning a site's calibration from an RSSI samples file, as `calibrate --from-traffic` and
+/// `locate --self-calibrate` do: reads every sample, runs ``TrafficCalibration``, and gives the
+/// calibration JSON and a summary for people.
+public struct SelfCalibration: Sendable {
+    /// The learned calibration, in the JSON form `locate --calibration` reads.
+    public var file: CalibrationFile
+    /// What the learning did, round by round.
+    public var result: TrafficCalibration.Result
+    /// What reading the samples counted.
+    public var counts: RSSISampleReader.Counts
+    /// The plan learned for.
+    public var plan: FloorPlan
+    /// Whether a starting calibration was given but named none of the plan's beacons (so the
+    /// plan's values were the start).
+    public var startedFromPlanOnly = false
+
+    /// Learns from the RSSI samples CSV at `rssi`.
+    /// - Parameters:
+    ///   - start: a calibration to start from and centre the priors on (a survey), or nil for
+    ///     the plan's values.
+    ///   - configuration: the engine settings the traffic is located with.
+    /// - Throws: `CSVError` for an unreadable or malformed file, ``PositioningError`` when
+    ///   nothing could be learned.
+    public init(plan: FloorPlan, rssi: String, skipBadRows: Bool = false, start: CalibrationFile? = nil,
+                configuration: PositioningEngine.Configuration = .init(),
+                settings: TrafficCalibration.Settings = .init()) throws {
+        let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
+        var samples: [RSSISample] = []
+        while let sample = try reader.next() { samples.append(sample) }
+        // Start from the calibration's own fits of plan beacons (or its overall fit, for a file
+        // of anonymous samples); a file of another site names none of them and changes nothing.
+        var initial: [BeaconIdentity: PathLossModel] = [:]
+        if let start {
+            let named = Set((start.beacons ?? []).map(\.beacon))
+            initial = start.models(for: plan).filter { named.isEmpty || named.contains($0.key) }
+        }
+        startedFromPlanOnly = start != nil && initial.isEmpty
+        result = try TrafficCalibration.learn(samples, plan: plan, calibration: initial,
+                                              configuration: configuration, settings: settings)
+        file = CalibrationFile(learned: result.estimates, pooled: result.pooled)
+        counts = reader.counts
+        self.plan = plan
+    }
+
+    /// The models for the engine, read back from ``file`` (rounded as written), so that locating
+    /// with them gives what `locate --calibration` gives with the written file.
+    public var models: [BeaconIdentity: PathLossModel] { file.models(for: plan) }
+
+    /// The rounds and the per-beacon table, for standard error.
+    public var summary: String {
+        let learned = result.estimates.filter { $0.source == .traffic }.count
+        var text = "self-calibration: \(counts.read) samples, \(result.rounds.count) round(s)"
+        text += result.converged ? ", settled" : ", stopped at the round limit"
+        text += "; \(learned) of \(result.estimates.count) beacons learned from traffic\n"
+        if startedFromPlanOnly {
+            text += "  the starting calibration names none of the plan's beacons (another site?): started from the plan's values\n"
+        }
+        text += String(format: "  starting models: cross-validated score %.4f nats per sample\n", result.startScore)
+        for round in result.rounds {
+            text += String(format: "  round %d: %d samples paired with positions, %d without; largest change %.2f standard errors; score %.4f\n",
+                           round.index, round.pairedSamples, round.unplacedSamples, round.largestChange, round.score)
+        }
+        text += result.keptRound > 0 ? "  kept the models of round \(result.keptRound)\n"
+            : "  no round predicted the traffic better than the starting models: they are kept\n" 
+        let kept = result.estimates.filter { $0.source == .plan }
+        if !kept.isEmpty {
+            text += "  kept at the plan's values (fewer than \(result.calibrator.settings.minimumSamples) samples): "
+                + kept.map { "\($0.beacon) (\($0.count))" }.joined(separator: ", ") + "\n"
+        }
+        if result.deviceOffsets.count > 1 {
+            text += "  device offsets from the average phone (dB): "
+                + result.deviceOffsets.map { String(format: "%@ %+.1f", $0.device ?? "-", $0.offset) }.joined(separator: ", ") + "\n"
+        }
+        return text + CalibrationTable(plan: plan, calibration: file).text
+    }
+}
