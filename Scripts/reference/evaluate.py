@@ -10,7 +10,8 @@ TRUTH.csv: `timestamp,[device,]x,y,floor` (`floor` optional).
 
 The truth is interpolated linearly in time at each fix's timestamp, per device (its floor is
 the floor of the nearest truth sample). Fixes outside their device's truth time span, inside a
-gap between truth samples longer than --max-gap seconds (default 5; nobody knows where the
+gap between truth samples longer than --max-gap seconds, unless the position holds over it (a
+`static` column of 1 on the earlier row, or equal positions on both) (default 5; nobody knows where the
 device was then), or of a device the truth does not have, are skipped and counted. A truth file without a device column
 applies to every device. For each device and overall it prints the count, the horizontal error
 (m): RMSE, median and 90th percentile; the honesty (fraction of fixes whose error is at most
@@ -33,7 +34,7 @@ def read_track(path: str, device_column: str, kind: str) -> tuple[dict[str, dict
     """Per device: arrays of timestamp, x, y (and floor, accuracy when present), time-sorted."""
     table = CSVTable(path, ["timestamp", "x", "y"])
     optional = [c for c in ("floor", "accuracy") if table.has(c)] if kind == "fixes" else \
-        [c for c in ("floor",) if table.has(c)]
+        [c for c in ("floor", "static") if table.has(c)]
     grouped: dict[str, list[list[float]]] = {}
     for row in table.rows:
         values = [table.number(row, c) for c in ["timestamp", "x", "y"] + optional]
@@ -52,21 +53,43 @@ def read_track(path: str, device_column: str, kind: str) -> tuple[dict[str, dict
     return tracks, table.has(device_column)
 
 
+def holds(truth: dict[str, np.ndarray], left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Whether the position holds from sample `left` to sample `right`: `left` is marked static,
+    or both give the same position and floor (a receiver held still)."""
+    same = (truth["x"][left] == truth["x"][right]) & (truth["y"][left] == truth["y"][right])
+    if "floor" in truth:
+        same &= truth["floor"][left] == truth["floor"][right]
+    if "static" in truth:
+        same |= truth["static"][left] == 1
+    return same
+
+
 def inside_truth(truth: dict[str, np.ndarray], times: np.ndarray, max_gap: float) -> np.ndarray:
-    """Which `times` lie within the truth's span and not inside a gap longer than `max_gap` s."""
+    """Which `times` lie within the truth's span and not inside a gap longer than `max_gap` s
+    (a gap over which the position holds counts as covered, whatever its length)."""
     t = truth["timestamp"]
     right = np.searchsorted(t, times, side="left")
     inside = (times >= t[0]) & (times <= t[-1])
     right = np.clip(right, 1, len(t) - 1) if len(t) > 1 else np.zeros_like(right)
     exact = np.isin(times, t)
-    gap = t[right] - t[np.maximum(right - 1, 0)] if len(t) > 1 else np.zeros(len(times))
-    return inside & (exact | (gap <= max_gap))
+    if len(t) > 1:
+        left = np.maximum(right - 1, 0)
+        covered = (t[right] - t[left] <= max_gap) | holds(truth, left, right)
+    else:
+        covered = np.ones(len(times), dtype=bool)
+    return inside & (exact | covered)
 
 
 def interpolate(truth: dict[str, np.ndarray], times: np.ndarray) -> dict[str, np.ndarray]:
     """Truth x, y (linear) and floor (nearest sample) at `times`, inside the truth's span."""
     t = truth["timestamp"]
     result = {"x": np.interp(times, t, truth["x"]), "y": np.interp(times, t, truth["y"])}
+    if "static" in truth:
+        # After a static sample the position stays where it is until the next sample.
+        last = np.clip(np.searchsorted(t, times, side="right") - 1, 0, len(t) - 1)
+        held = truth["static"][last] == 1
+        result["x"] = np.where(held, truth["x"][last], result["x"])
+        result["y"] = np.where(held, truth["y"][last], result["y"])
     if "floor" in truth:
         right = np.clip(np.searchsorted(t, times), 0, len(t) - 1)
         left = np.clip(right - 1, 0, len(t) - 1)

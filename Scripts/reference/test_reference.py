@@ -141,11 +141,24 @@ class EvaluateTests(unittest.TestCase):
         self.assertAlmostEqual(result["floorHitRate"], 0.75)
 
     def test_fixes_inside_truth_gaps_are_skipped(self):
-        truth = {"timestamp": np.array([0.0, 1.0, 30.0, 31.0]), "x": np.zeros(4),
+        truth = {"timestamp": np.array([0.0, 1.0, 30.0, 31.0]), "x": np.array([0.0, 0.0, 5.0, 5.0]),
                  "y": np.zeros(4)}
         times = np.array([0.5, 1.0, 15.0, 30.5])
         self.assertEqual(evaluate.inside_truth(truth, times, 5.0).tolist(),
                          [True, True, False, True])
+
+    def test_a_held_position_covers_any_gap(self):
+        # Two rows per surveyed point, 120 s apart: equal positions hold over the gap.
+        truth = {"timestamp": np.array([0.0, 120.0, 130.0, 250.0]), "x": np.array([1.0, 1.0, 4.0, 4.0]),
+                 "y": np.zeros(4)}
+        times = np.array([60.0, 125.0, 200.0])
+        self.assertEqual(evaluate.inside_truth(truth, times, 5.0).tolist(), [True, False, True])
+        # One row per point with a static column: the point holds until the next row.
+        static = {"timestamp": np.array([0.0, 100.0, 200.0]), "x": np.array([1.0, 4.0, 7.0]),
+                  "y": np.zeros(3), "static": np.array([1.0, 1.0, 1.0])}
+        times = np.array([50.0, 150.0])
+        self.assertEqual(evaluate.inside_truth(static, times, 5.0).tolist(), [True, True])
+        self.assertEqual(evaluate.interpolate(static, times)["x"].tolist(), [1.0, 4.0])
 
     def test_cli_rejects_nan_with_line_number(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -3,7 +3,7 @@ import Foundation
 /// Reading and writing the floor-plan JSON format of `FORMATS.md`.
 ///
 /// Reading is strict about what it understands and lenient about what it does not: unknown keys
-/// are ignored, optional keys may be left out or `null`, and anything wrong is a
+/// are ignored as annotations unless they look like a misspelled known key, optional keys may be left out or `null`, and anything wrong is a
 /// ``FloorPlanError`` that names the JSON path and the value as written, for example
 /// `floors[1].beacons[3].major: 70000 is out of range 0...65535`.
 ///
@@ -26,11 +26,14 @@ extension FloorPlan {
     /// default 0; `measuredPower` dBm and `pathLossExponent` optional), and the optional
     /// `georeference` (`latitude`, `longitude` in degrees WGS 84 required, `bearing` of the
     /// plan's +y axis in degrees clockwise from north, default 0; see ``Georeference``). The
-    /// uuid is case-insensitive. Unknown keys are ignored.
+    /// uuid is case-insensitive. Unknown keys are ignored as annotations (`"note"`,
+    /// `"comment"`), except a key close to a known one (`"beacon"`, `"measured_power"`), which is
+    /// ``FloorPlanError/misspelledKey(path:key:suggestion:)``.
     /// - Throws: ``FloorPlanError`` naming the first problem, its JSON path and its value.
     public init(jsonData: Data) throws(FloorPlanError) {
         let root = JSONNode(value: try JSONParser.parse(Array(jsonData)), path: "")
         let top = try root.object()
+        try top.rejectMisspelledKeys(known: ["formatVersion", "name", "defaults", "floors", "georeference"])
 
         if let versionNode = top.optional("formatVersion") {
             let version = try versionNode.integer(in: Int(Int32.min)...Int(Int32.max))
@@ -98,6 +101,7 @@ extension FloorPlan {
 
     private static func decodeDefaults(_ node: JSONNode) throws(FloorPlanError) -> PlanDefaults {
         let object = try node.object()
+        try object.rejectMisspelledKeys(known: ["measuredPower", "pathLossExponent", "receiverHeight"])
         var defaults = PlanDefaults()
         if let n = object.optional("measuredPower") {
             defaults.measuredPower = try n.double(in: measuredPowerRange, unit: "dBm")
@@ -111,6 +115,7 @@ extension FloorPlan {
 
     private static func decodeGeoreference(_ node: JSONNode) throws(FloorPlanError) -> Georeference {
         let object = try node.object()
+        try object.rejectMisspelledKeys(known: ["latitude", "longitude", "bearing"])
         return Georeference(
             latitude: try object.required("latitude").double(in: Georeference.latitudeRange, unit: "degrees"),
             longitude: try object.required("longitude").double(in: Georeference.longitudeRange, unit: "degrees"),
@@ -119,6 +124,7 @@ extension FloorPlan {
 
     private static func decodeFloor(_ node: JSONNode) throws(FloorPlanError) -> Floor {
         let object = try node.object()
+        try object.rejectMisspelledKeys(known: ["level", "name", "elevation", "outline", "zones", "beacons"])
         let level = try object.required("level").integer(in: levelRange)
         let name = try object.optional("name")?.string()
         let elevation = try object.optional("elevation")?.double() ?? 0
@@ -126,6 +132,7 @@ extension FloorPlan {
         var zones: [Zone] = []
         for zoneNode in try object.optional("zones")?.array() ?? [] {
             let zone = try zoneNode.object()
+            try zone.rejectMisspelledKeys(known: ["id", "name", "polygon"])
             zones.append(Zone(id: try zone.required("id").string(),
                               name: try zone.optional("name")?.string(),
                               polygon: try zone.required("polygon").polygon()))
@@ -140,6 +147,7 @@ extension FloorPlan {
 
     private static func decodeBeacon(_ node: JSONNode) throws(FloorPlanError) -> Beacon {
         let object = try node.object()
+        try object.rejectMisspelledKeys(known: ["uuid", "major", "minor", "x", "y", "z", "measuredPower", "pathLossExponent"])
         let identityRange = Int(UInt16.min)...Int(UInt16.max)
         let identity = BeaconIdentity(
             uuid: try object.required("uuid").uuid(),

@@ -38,6 +38,9 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case selfIntersecting(path: String, edge: Int, otherEdge: Int)
     /// The file's `formatVersion` is newer than this library reads.
     case unsupportedFormatVersion(path: String, version: Int)
+    /// A key the format does not know but close to one it does (most likely a typo that would
+    /// otherwise be ignored); `suggestion` is the known key.
+    case misspelledKey(path: String, key: String, suggestion: String)
     /// The file could not be read or written; `path` is the file path.
     case io(path: String, detail: String)
 
@@ -50,7 +53,7 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
              .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
              .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
              .emptyZoneID(let p), .selfIntersecting(let p, _, _),
-             .unsupportedFormatVersion(let p, _), .io(let p, _):
+             .unsupportedFormatVersion(let p, _), .misspelledKey(let p, _, _), .io(let p, _):
             return p
         }
     }
@@ -92,6 +95,9 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedFormatVersion(_, let version):
             return "\(where_): format version \(version) is newer than this library reads "
                 + "(\(FloorPlan.currentFormatVersion)); update the library or save the plan as version 1"
+        case .misspelledKey(_, let key, let suggestion):
+            return "\(where_): unknown key \(key.quotedForMessage(limit: 40)); did you mean \(suggestion.quotedForMessage())? "
+                + "(a misspelled key would be ignored)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
         }

@@ -18,6 +18,9 @@ public struct Evaluation: Sendable, Hashable {
     public var devices: [Device]
     /// All scored fixes pooled.
     public var overall: EvaluationMetrics
+    /// Fixes inside their truth's time span but skipped because they fall in a gap longer than
+    /// the `maxGap` given (part of ``EvaluationMetrics/skipped``).
+    public var skippedInGaps = 0
 
     /// The default longest truth gap, seconds, inside which fixes are still scored.
     public static let defaultMaxGap = 5.0
@@ -43,6 +46,7 @@ public struct Evaluation: Sendable, Hashable {
             for fix in fixPoints {
                 guard reference.covers(fix.timestamp, maxGap: maxGap) else {
                     skipped += 1
+                    if reference.covers(fix.timestamp, maxGap: .infinity) { skippedInGaps += 1 }
                     continue
                 }
                 let at = reference.position(at: fix.timestamp)

@@ -1,9 +1,14 @@
+import Foundation
+
 /// Why an evaluation or a picture could not be made. Messages are one line that says what to fix.
 public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A fixes, truth or events file could not be read; the CSV error names file, line and column.
     case input(CSVError)
     /// No fix lies inside its device's truth (time span, gaps, device names).
     case noOverlap(fixes: String, truth: String)
+    /// Fixes lie inside the truth's time span, but every one falls in a gap between truth rows
+    /// longer than `maxGap` seconds.
+    case onlyInGaps(fixes: String, truth: String, count: Int, maxGap: Double)
     /// A setting is out of its range; `detail` says which and why.
     case invalidSetting(String)
     /// The plan has no floor at this level.
@@ -18,6 +23,10 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .noOverlap(let fixes, let truth):
             return "\(fixes): no fix falls inside the time span of \(truth); check the timestamps "
                 + "(same epoch and units?) and the device names"
+        case .onlyInGaps(let fixes, let truth, let count, let maxGap):
+            return "\(fixes): all \(count) fixes inside the time span of \(truth) fall in gaps between truth rows longer "
+                + "than \(String(format: "%g", maxGap)) s (--max-gap); for a receiver held still, give a point's rows equal "
+                + "positions or a 'static' column of 1, or raise --max-gap"
         case .invalidSetting(let detail):
             return detail
         case .unknownLevel(let level, let available):

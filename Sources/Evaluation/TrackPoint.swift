@@ -13,6 +13,9 @@ public struct TrackPoint: Sendable, Hashable {
     public var accuracy: Double?
     /// The horizontal covariance, m², when the file has the columns `varX`, `varY` and `covXY`.
     public var covariance: PositionCovariance?
+    /// A truth row marked `static` (1): the receiver stays at this position until the next row,
+    /// however long the gap (a point survey).
+    public var isStatic = false
 
     /// A point: `timestamp` in seconds, `x`, `y` and `accuracy` in metres, `covariance` in m².
     public init(timestamp: Double, x: Double, y: Double, floor: Int? = nil, accuracy: Double? = nil,

@@ -2,7 +2,8 @@
 /// same timestamp keep their file order).
 ///
 /// Columns (found by name, any order): `timestamp`, `x`, `y` required; `floor`, `accuracy`,
-/// `device` and the covariance `varX`, `varY`, `covXY` optional. A file without a `device`
+/// `device`, the covariance `varX`, `varY`, `covXY` and, in a truth file, `static` (0 or 1)
+/// optional. A file without a `device`
 /// column has one track under the device name "" (empty).
 public struct TrackTable: Sendable, Hashable {
     /// The tracks by device name ("" when the file has no device column).
@@ -67,6 +68,7 @@ extension TrackTable {
         let t = try csv.requireColumn("timestamp"), x = try csv.requireColumn("x"), y = try csv.requireColumn("y")
         let floor = csv.column("floor"), accuracy = csv.column("accuracy"), device = csv.column("device")
         let varX = csv.column("varX"), varY = csv.column("varY"), covXY = csv.column("covXY")
+        let isStatic = csv.column("static")
         var tracks: [String: [TrackPoint]] = [:]
         // Plan coordinates beyond ±10,000 km are not a building's; bounding them keeps every
         // error, square and picture scale finite.
@@ -105,6 +107,15 @@ extension TrackTable {
                                         expected: "a covariance (varX, varY >= 0 and covXY^2 <= varX * varY)")
                 }
                 point.covariance = PositionCovariance(xx: xx, xy: xy, yy: yy)
+            }
+            if let isStatic {
+                let value = try csv.double(row, isStatic)
+                guard value == 0 || value == 1 else {
+                    throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[isStatic],
+                                        value: String(try csv.field(row, isStatic)),
+                                        expected: "0 or 1 (1: the receiver stays here until the next row)")
+                }
+                point.isStatic = value == 1
             }
             var name = ""
             if let device { name = String(try csv.field(row, device)) }

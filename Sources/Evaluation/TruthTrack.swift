@@ -3,10 +3,12 @@
 ///
 /// The rules are those of `Scripts/reference/evaluate.py`, so the two score alike:
 /// - A time is *covered* when it lies within [first, last] sample time and either equals a
-///   sample time or falls between two samples at most `maxGap` seconds apart.
+///   sample time or falls between two samples at most `maxGap` seconds apart, or between two
+///   samples that *hold* the position: the earlier is marked `static`, or both give the same
+///   position and floor (a receiver held still; a point survey with one or two rows per point).
 /// - x and y are interpolated linearly between the last sample at or before the time and the
 ///   next one (as `numpy.interp`: among equal timestamps the last sample counts; at or after
-///   the last sample, its value).
+///   the last sample, its value); after a `static` sample they stay at its position.
 /// - The floor is the floor of the nearest sample in time (the earlier one on a tie).
 public struct TruthTrack: Sendable {
     /// The samples, sorted by time.
@@ -47,7 +49,13 @@ public struct TruthTrack: Sendable {
         if right < n, points[right].timestamp == time { return true }
         guard n > 1 else { return true }
         let clipped = min(max(right, 1), n - 1)
-        return points[clipped].timestamp - points[clipped - 1].timestamp <= maxGap
+        let a = points[clipped - 1], b = points[clipped]
+        return b.timestamp - a.timestamp <= maxGap || Self.holds(a, b)
+    }
+
+    /// Whether the position holds from `a` to the next sample `b`.
+    static func holds(_ a: TrackPoint, _ b: TrackPoint) -> Bool {
+        a.isStatic || (a.x == b.x && a.y == b.y && a.floor == b.floor)
     }
 
     /// The true position at `time` (metres) and floor (nil when the truth has none).
@@ -61,7 +69,7 @@ public struct TruthTrack: Sendable {
         } else {
             let j = upperBound(time) - 1
             let a = points[j], b = points[j + 1]
-            if a.timestamp == time {
+            if a.timestamp == time || a.isStatic {
                 x = a.x; y = a.y
             } else {
                 let s = (time - a.timestamp) / (b.timestamp - a.timestamp)

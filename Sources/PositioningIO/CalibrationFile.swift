@@ -116,13 +116,29 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         self.all = all
     }
 
-    /// The file for a calibration report. `beacons` is nil when no sample named a beacon.
+    /// The file for a calibration report. `beacons` is nil when no sample named a beacon. A
+    /// beacon whose own fit failed (too few samples or distances, or an implausible fit) gets the
+    /// overall fit with its own sample count and `"method": "global"`, so that every beacon the
+    /// samples name has an entry.
     public init(report: CalibrationReport, samplesNameBeacons: Bool) {
         self.all = Fit(report.all)
-        self.beacons = samplesNameBeacons
-            ? report.beacons.map { BeaconFit(beacon: $0.beacon, fit: Fit($0.result)) }
-            : nil
+        guard samplesNameBeacons else {
+            self.beacons = nil
+            return
+        }
+        var fallback = Fit(report.all)
+        fallback.method = Self.globalFallbackMethod
+        let fitted = report.beacons.map { BeaconFit(beacon: $0.beacon, fit: Fit($0.result)) }
+        let failed = report.failures.map { failure in
+            var fit = fallback
+            fit.count = failure.count
+            return BeaconFit(beacon: failure.beacon, fit: fit)
+        }
+        self.beacons = (fitted + failed).sorted { $0.beacon < $1.beacon }
     }
+
+    /// The `method` of a beacon entry that took the overall fit because its own failed.
+    public static let globalFallbackMethod = "global"
 
     /// Pretty-printed JSON with sorted keys, ending in a newline.
     public func jsonData() -> Data {

@@ -22,12 +22,18 @@ public struct PathLossCalibration: Sendable, Hashable {
     public var maximumIterations: Int
     /// Convergence tolerance on the parameter change, in dB for P₀ and in units of n.
     public var tolerance: Double
+    /// Hold the exponent at this value and fit only P₀ and σ (nil: fit n too). With n held,
+    /// samples at a single distance suffice (a few static points).
+    public var fixedExponent: Double?
 
-    /// A calibration with `method` (default ordinary least squares).
-    public init(method: CalibrationMethod = .leastSquares, maximumIterations: Int = 100, tolerance: Double = 1e-9) {
+    /// A calibration with `method` (default ordinary least squares), optionally with the exponent
+    /// held at `fixedExponent`.
+    public init(method: CalibrationMethod = .leastSquares, maximumIterations: Int = 100, tolerance: Double = 1e-9,
+                fixedExponent: Double? = nil) {
         self.method = method
         self.maximumIterations = maximumIterations
         self.tolerance = tolerance
+        self.fixedExponent = fixedExponent
     }
 
     /// Fits every sample together, whatever beacon they name.
@@ -58,6 +64,9 @@ public struct PathLossCalibration: Sendable, Hashable {
             x[i] = -10 * Foundation.log10(d)
             lo = min(lo, d)
             hi = max(hi, d)
+        }
+        if let exponent = fixedExponent {
+            return try fitLevel(x: x, rssi: Array(rssi[0..<m]), exponent: exponent, span: lo...hi)
         }
         if m < 3 { throw .tooFewSamples(count: m, required: 3) }
         if lo == hi { throw .tooFewDistances(distinct: 1) }

@@ -60,6 +60,9 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.")
     var trimFraction: Double = 0.1
 
+    @Option(name: .long, help: "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points).")
+    var exponent: Double?
+
     @Option(name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).")
     var minDistance: Double?
 
@@ -109,11 +112,20 @@ struct CalibrateCommand: ParsableCommand {
             case .bisquare: fitMethod = .robust
             case .trimmed: fitMethod = .trimmed(fraction: trimFraction)
             }
+            if let exponent, !(exponent.isFinite && CalibrationResult.plausibleExponent.contains(exponent)) {
+                throw ValidationError("--exponent must be a path-loss exponent between 0.1 and 10, got \(exponent)")
+            }
             if let minDistance, !(minDistance.isFinite && minDistance >= 0) {
                 throw ValidationError("--min-distance must be a non-negative number of metres, got \(minDistance)")
             }
             let read = try CalibrationSamples.read(path: samples, minimumDistance: minDistance)
-            let report = try PathLossCalibration(method: fitMethod).fitPerBeacon(read.samples)
+            let report: CalibrationReport
+            do {
+                report = try PathLossCalibration(method: fitMethod, fixedExponent: exponent).fitPerBeacon(read.samples)
+            } catch CalibrationError.tooFewDistances where exponent == nil {
+                throw ValidationError("\(samples): every sample is at one distinct distance, so the exponent cannot be fitted; "
+                    + "give --exponent N (for example 2) to hold it and fit the measured power and sigma")
+            }
             let namesBeacons = read.samples.contains { $0.beacon != nil }
             let file = CalibrationFile(report: report, samplesNameBeacons: namesBeacons)
             let destination = try OutputFile(path: output, notOverwriting: [samples])
@@ -140,7 +152,9 @@ struct CalibrateCommand: ParsableCommand {
             + "  P0 dBm ± se    n ± se           σ dB  count inliers  distance m\n"
         for beacon in report.beacons { text += row(beacon.beacon.description, beacon.result) }
         text += row("all", report.all)
-        for failure in report.failures { text += "not fitted: \(failure)\n" }
+        for failure in report.failures {
+            text += "not fitted on its own: \(failure); the overall fit is written for it (\"method\": \"global\")\n"
+        }
         return text
     }
 }

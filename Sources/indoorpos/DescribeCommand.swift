@@ -54,6 +54,9 @@ struct PlanDescription {
             lines.append("georeference: none (GeoJSON output needs one)")
         }
         lines.append(calibrationSummary)
+        let warnings = plan.geometryWarnings()
+        lines.append(warnings.isEmpty ? "geometry: no warnings"
+            : "geometry: \(warnings.count) warning(s):" + warnings.map { "\n  warning: \($0)" }.joined())
         for floor in plan.floors {
             lines.append("")
             let name = floor.name.map { " \"\($0)\"" } ?? ""

@@ -55,7 +55,12 @@ struct EvaluateCommand: ParsableCommand {
             var runs: [EvaluationRun] = []
             for (index, path) in fixes.enumerated() {
                 let evaluation = Evaluation(fixes: try TrackTable.read(path: path), truth: truthTable, maxGap: maxGap)
-                if evaluation.overall.count == 0 { throw EvaluationError.noOverlap(fixes: path, truth: truth) }
+                if evaluation.overall.count == 0 {
+                    if evaluation.skippedInGaps > 0 {
+                        throw EvaluationError.onlyInGaps(fixes: path, truth: truth, count: evaluation.skippedInGaps, maxGap: maxGap)
+                    }
+                    throw EvaluationError.noOverlap(fixes: path, truth: truth)
+                }
                 let name = label.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : label[index]
                 runs.append(EvaluationRun(label: name, evaluation: evaluation))
                 if evaluation.overall.skipped > 0 {

@@ -57,7 +57,7 @@ struct LocateCommand: ParsableCommand {
     @Option(name: .long, help: "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).")
     var idleRelease: Double = 0
 
-    @Flag(name: .long, help: "No progress on standard error.")
+    @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
 
     @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
@@ -133,6 +133,11 @@ struct LocateCommand: ParsableCommand {
         try ToolErrors.run {
             try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
+            if !quiet {
+                for warning in floorPlan.geometryWarnings() {
+                    FileHandle.standardError.write(Data("locate: warning: \(plan): \(warning)\n".utf8))
+                }
+            }
             let file = try calibration.map(CalibrationFile.load(path:))
             var configuration = PositioningEngine.Configuration(
                 epoch: epoch, tracking: tracker,
@@ -206,6 +211,10 @@ struct LocateCommand: ParsableCommand {
             }
             if smooth { held += engine.finish() } else { engine.finish().forEach(writer.write) }
             if smooth { try engine.smooth(held).forEach(writer.write) }
+            let summary = Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
+                                  setApart: engine.inconsistentBeacons)
+            // Nothing usable is an error, before the output is committed (no file is left).
+            if engine.statistics.accepted == 0 { throw LocateError.noUsableSample(path: rssi, detail: summary.skippedText) }
             try writer.finish()
             progress.done()
             if let learned = engine.learnedModels, !quiet {
@@ -213,8 +222,7 @@ struct LocateCommand: ParsableCommand {
                 FileHandle.standardError.write(Data(("learned while locating:\n"
                     + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
             }
-            Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
-                    setApart: engine.inconsistentBeacons).print()
+            if !quiet { summary.print() }
         }
     }
 }

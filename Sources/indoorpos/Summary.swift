@@ -10,7 +10,14 @@ struct Summary {
     /// Beacons set apart at the end as inconsistent with the tracks.
     let setApart: [BeaconIdentity]
 
-    func print() {
+    /// What was read and skipped, for the error when nothing was usable.
+    var skippedText: String {
+        let read = "\(counts.read) samples read"
+        return skipped.isEmpty ? read + ", none skipped" : read + "; skipped " + skipped.joined(separator: ", ")
+    }
+
+    /// Each kind of skipped row with its count.
+    private var skipped: [String] {
         var skipped: [String] = []
         if counts.noReading > 0 { skipped.append("\(counts.noReading) with no reading (rssi 0 or 127)") }
         if statistics.invalidRSSI > 0 { skipped.append("\(statistics.invalidRSSI) with an implausible rssi") }
@@ -20,6 +27,10 @@ struct Summary {
         if counts.badRows > 0 {
             skipped.append("\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")")
         }
+        return skipped
+    }
+
+    func print() {
         var text = "locate: \(counts.read) samples, \(statistics.accepted) used, \(statistics.reports) positions"
         if sorted { text += " (input sorted in memory: rows were not in time order)" }
         text += skipped.isEmpty ? "; none skipped\n" : "; skipped " + skipped.joined(separator: ", ") + "\n"
