@@ -6,7 +6,9 @@
 #   own calibration file (plain least squares, the same fit as the reference calibrate.py);
 # - each also with the device offset held at 0 dB (--device-offset 0), to show what the offset
 #   estimate gives or costs.
-# Scores with Scripts/reference/evaluate.py and prints Markdown table rows.
+# Scores with Scripts/reference/evaluate.py and prints Markdown table rows, then per set the
+# steadiness of each run (Scripts/steadiness.py: median fix-to-fix step against the true step
+# over the same second, and the drawn path's length over the true path's).
 #   usage: Scripts/accuracy.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/accuracy)
 # Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…).
 set -euo pipefail
@@ -28,6 +30,7 @@ for set in danis-office kolakowski-flat; do
     echo
     echo "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    steadiness=""
     for models in plan calibrated; do
         for offset in estimated fixed; do
             for mode in causal smoothed; do
@@ -41,7 +44,12 @@ for set in danis-office kolakowski-flat; do
                 label="IndoorPositioning, $models, $mode"
                 [ "$offset" = fixed ] && label="$label, offset held at 0 dB"
                 python3 Scripts/reference/evaluate.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
+                steadiness+="$(python3 Scripts/steadiness.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null)"$'\n'
             done
         done
     done
+    echo
+    echo "| run | median step (m) | true median step (m) | path-length ratio | steps |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    printf '%s' "$steadiness"
 done

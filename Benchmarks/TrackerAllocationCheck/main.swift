@@ -7,7 +7,9 @@ import IndoorPositioning
 // per epoch and per sample:
 //   valgrind ./TrackerAllocationCheck 2000  vs  valgrind ./TrackerAllocationCheck 4000
 // Equal "total heap usage" allocation counts mean zero allocations per epoch.
+//   valgrind ./TrackerAllocationCheck 2000 motion-modes   (the same with the motion modes mixed)
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2_000 : 2_000
+let motionModes = CommandLine.arguments.dropFirst(2).contains("motion-modes") ? MotionModes() : nil
 let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
 let anchors: [(Double, Double)] = [(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
                                    (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)]
@@ -41,7 +43,7 @@ for e in 0..<64 {
     epochs.append(samples)
 }
 var bank = try TrackerBank(first: PositionMeasurement(time: 0, position: Point2D(x: 20, y: 8), sigma: 2),
-                           configuration: TrackerConfiguration(), offset: DeviceOffsetModel(),
+                           configuration: TrackerConfiguration(motionModes: motionModes), offset: DeviceOffsetModel(),
                            shadowing: [.independent, ShadowingModel(maximumStates: 8)], floorElevation: 0)
 var shifted = epochs[0]
 @MainActor func run(_ n: Int, from start: Int) throws {

@@ -228,6 +228,7 @@ struct DeviceTrack: Sendable {
             zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
             source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset))
+        if current.members[0].configuration.motionModes != nil { reports[reports.count - 1].motion = current.modeProbabilities }
     }
 
     /// Keeps what outlives a tracker that is replaced: its recorded history (for the smoother)

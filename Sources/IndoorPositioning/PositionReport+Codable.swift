@@ -5,7 +5,7 @@
 extension PositionReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case timestamp, device, position, level, accuracy, covariance, ellipse, velocity, speed, zone, source
-        case beaconCount, deviceOffset
+        case beaconCount, deviceOffset, motion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -27,6 +27,7 @@ extension PositionReport: Codable {
                   source: try c.decode(Source.self, forKey: .source),
                   beaconCount: try c.decode(Int.self, forKey: .beaconCount),
                   deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
+        motion = try c.decodeIfPresent(ModeProbabilities.self, forKey: .motion)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,7 @@ extension PositionReport: Codable {
         try c.encode(source, forKey: .source)
         try c.encode(beaconCount, forKey: .beaconCount)
         try c.encodeIfPresent(deviceOffset, forKey: .deviceOffset)
+        try c.encodeIfPresent(motion, forKey: .motion)
     }
 }
 

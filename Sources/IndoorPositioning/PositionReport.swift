@@ -48,6 +48,9 @@ public struct PositionReport: Sendable, Hashable {
     /// beacon than the path-loss models say (estimated by the tracker, see
     /// ``PositioningEngine/Configuration/deviceOffset``). Nil where no offset applies.
     public var deviceOffset: Double?
+    /// The tracker's motion-mode probabilities (standing, strolling, walking) at this report;
+    /// nil for a report that is not tracked, or without motion modes.
+    public var motion: ModeProbabilities?
 
     /// A report with its full horizontal covariance (m²) and, when tracked, its velocity (m/s).
     public init(timestamp: Double, device: String?, position: Point3D, level: Int,

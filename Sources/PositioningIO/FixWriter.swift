@@ -21,6 +21,7 @@ public final class FixWriter {
     private let includeDevice: Bool
     private let includeDeviceOffset: Bool
     private let includeCovariance: Bool
+    private let includeMotion: Bool
     private var written = 0
     private var line = LineBytes()
     private let plan: FloorPlan?
@@ -28,16 +29,19 @@ public final class FixWriter {
 
     /// A writer into `output`; `includeDevice` adds the `device` column (inputs with devices),
     /// `includeCovariance` the horizontal covariance `var_x,var_y,cov_xy` (m², six decimals) after
-    /// `beacons`, `includeDeviceOffset` a last `device_offset` column (dB, empty where none
-    /// applies). `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
+    /// `beacons`, `includeDeviceOffset` a `device_offset` column (dB, empty where none applies),
+    /// `includeMotion` the tracker's motion-mode probabilities as last columns `p_standing`,
+    /// `p_strolling`, `p_walking` (empty where the report is not tracked).
+    /// `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
     /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
     public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
-                includeCovariance: Bool = false, plan: FloorPlan? = nil) throws(GeoJSONError) {
+                includeCovariance: Bool = false, includeMotion: Bool = false, plan: FloorPlan? = nil) throws(GeoJSONError) {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
         self.includeDeviceOffset = includeDeviceOffset
         self.includeCovariance = includeCovariance
+        self.includeMotion = includeMotion
         self.plan = plan
         if format == .geojson {
             guard let plan else { throw .noGeoreference(plan: "") }
@@ -60,7 +64,8 @@ public final class FixWriter {
         case .csv:
             output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons"
                          + (includeCovariance ? ",var_x,var_y,cov_xy" : "")
-                         + (includeDeviceOffset ? ",device_offset" : "") + "\n")
+                         + (includeDeviceOffset ? ",device_offset" : "")
+                         + (includeMotion ? ",p_standing,p_strolling,p_walking" : "") + "\n")
         case .jsonl:
             break
         case .geojson:
@@ -111,6 +116,12 @@ public final class FixWriter {
             if includeDeviceOffset {
                 line.append(",")
                 if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) }
+            }
+            if includeMotion {
+                for mode in MotionMode.allCases {
+                    line.append(",")
+                    if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) }
+                }
             }
             line.append("\n")
         case .jsonl:
@@ -166,6 +177,12 @@ public final class FixWriter {
         if includeDeviceOffset {
             line.append(",\"device_offset\":")
             if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) } else { line.append("null") }
+        }
+        if includeMotion {
+            for mode in MotionMode.allCases {
+                line.append(",\"p_\(mode)\":")
+                if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) } else { line.append("null") }
+            }
         }
         line.append("}")
     }

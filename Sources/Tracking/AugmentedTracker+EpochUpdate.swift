@@ -74,10 +74,15 @@ extension AugmentedTracker {
         // Prior.
         let transition = self.transition
         let limits = self.limits
+        // The previous posterior's kinematics, for the motion modes' evidence.
+        let evidence = transition.modes == nil ? nil : ModeEvidence(state: state, covariance: covariance)
+        var modes = transition.predictedProbabilities(over: dt)
         scratch.xPrior.assign(state)
         scratch.pPrior.assign(covariance)
         var startsSegment = transition.propagate(&scratch.xPrior, &scratch.pPrior, dt: dt, renew: scratch.renew,
                                                  slots: scratch.slots, noiseScale: lambda)
+        let step = transition.step(dt)
+        scratch.coefficients = (step.positionVelocity, step.velocity)
         limits.constrain(&scratch.xPrior)
 
         // Gate every sample against the prior.
@@ -120,7 +125,7 @@ extension AugmentedTracker {
             if monitor.rejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
                 // Nothing to fuse: the state is only predicted.
                 commit(prior: true, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
-                       logEvidence: logEvidence)
+                       logEvidence: logEvidence, modes: modes)
                 return .gated(mahalanobisSquared: 0, consecutive: monitor.rejections)
             }
             // Lost: widen the position uncertainty, forget the velocity, then fuse every sample.
@@ -183,16 +188,23 @@ extension AugmentedTracker {
         //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the last
         //   linearisation point (the final step is below 1 mm, or the iterations ran out).
         logEvidence -= 0.5 * (cost + logDetPrior + scratch.info.logDeterminantOfFactored)
+        if let evidence, let m = transition.modes, outcome != .reset {
+            modes = modes.weighted(by: evidence.likelihoods(
+                models: m.models, dt: dt, prior: scratch.xPrior, priorCovariance: scratch.pPrior,
+                posterior: scratch.xPost, posteriorCovariance: scratch.pPost))
+        }
         commit(prior: false, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
-               logEvidence: logEvidence)
+               logEvidence: logEvidence, modes: modes)
         return outcome
     }
 
-    /// Takes the epoch's result (the prior alone when `prior`), the slots and the monitor, and
-    /// records the step.
+    /// Takes the epoch's result (the prior alone when `prior`), the slots, the monitor and the
+    /// mode probabilities, and records the step.
     private mutating func commit(prior: Bool, time: Double, interval: Double, startsSegment: Bool,
-                                 monitor: InnovationMonitor, logEvidence: Double) {
+                                 monitor: InnovationMonitor, logEvidence: Double, modes: ModeProbabilities) {
         lastLogEvidence = logEvidence.isFinite ? logEvidence : -Double.greatestFiniteMagnitude
+        modeProbabilities = modes
+        stepCoefficients = scratch.coefficients
         if prior {
             state.assign(scratch.xPrior)
             covariance.assign(scratch.pPrior)

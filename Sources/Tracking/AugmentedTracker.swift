@@ -59,6 +59,10 @@ public struct AugmentedTracker: Sendable {
     /// bank of trackers with different models gives each.
     public internal(set) var lastLogEvidence = 0.0
 
+    /// The motion-mode probabilities at ``time`` (see ``TrackerConfiguration/motionModes``;
+    /// without modes they stay at their start).
+    public internal(set) var modeProbabilities: ModeProbabilities
+
     /// The state vector (x, y, vx, vy, Δ, b₁ … b_K).
     public internal(set) var state: [Double]
     /// The state covariance.
@@ -67,6 +71,9 @@ public struct AugmentedTracker: Sendable {
     public var slotKeys: [Int?] { slots.key.map { $0 < 0 ? nil : $0 } }
 
     var slots: BiasSlots
+    /// The last prediction's kinematic F entries (f_pv, f_vv), the mixture's with motion modes:
+    /// what the smoother links the recorded steps with.
+    var stepCoefficients = (positionVelocity: 0.0, velocity: 1.0)
     var fixRejections = 0
     var monitor = InnovationMonitor()
     let fixGate: Double
@@ -108,6 +115,7 @@ public struct AugmentedTracker: Sendable {
         rssiGate = configuration.rssiGate
         outline = configuration.outline
         self.floorElevation = floorElevation
+        modeProbabilities = configuration.motionModes?.initial ?? ModeProbabilities(standing: 1, strolling: 1, walking: 1)
         time = first.time
         level = first.level
         let slotCount = shadowing.correlatedShare > 0 ? shadowing.maximumStates : 0
@@ -157,8 +165,12 @@ public struct AugmentedTracker: Sendable {
         guard time > self.time else { return }
         for j in scratch.renew.indices { scratch.renew[j] = false }
         let dt = time - self.time
+        let transition = self.transition
         let coast = transition.propagate(&state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
                                          noiseScale: monitor.noiseScale)
+        modeProbabilities = transition.predictedProbabilities(over: dt)
+        let step = transition.step(dt)
+        stepCoefficients = (step.positionVelocity, step.velocity)
         self.time = time
         limits.constrain(&state)
         if configuration.recordsHistory {
@@ -169,9 +181,14 @@ public struct AugmentedTracker: Sendable {
 
     /// The prediction step with this tracker's models.
     var transition: AugmentedTransition {
-        AugmentedTransition(
-            motion: MotionModel(density: configuration.accelerationDensity,
-                                correlationTime: configuration.velocityCorrelationTime),
+        let motion = MotionModel(density: configuration.accelerationDensity,
+                                 correlationTime: configuration.velocityCorrelationTime)
+        return AugmentedTransition(
+            motion: motion,
+            modes: configuration.motionModes.map { m in
+                (m.models(walking: motion), (m.dwellTimes.standing, m.dwellTimes.strolling, m.dwellTimes.walking))
+            },
+            probabilities: modeProbabilities,
             offsetDrift: offsetModel.isEstimated ? offsetModel.drift : 0,
             correlationTime: shadowing.correlationTime,
             maximumPositionVariance: configuration.maximumPositionVariance,
@@ -266,7 +283,7 @@ public struct AugmentedTracker: Sendable {
     /// Appends a step (prior at the current time; the posterior is the current state).
     mutating func recordStep(interval: Double, renew: [Bool], predictedState: [Double],
                              predictedCovariance: SquareMatrix, startsSegment: Bool) {
-        let (fpv, fvv) = transition.motion.coefficients(interval)
+        let (fpv, fvv) = stepCoefficients
         let rho = shadowing.correlation(over: interval)
         history.append(AugmentedStep(
             time: time, positionVelocity: fpv, velocity: fvv,
@@ -315,6 +332,8 @@ extension AugmentedTracker {
         var sampleCorrelation: [Double] = []
         /// Each sample's row at the prior (reused by the first Gauss–Newton iteration).
         var rows: [SampleRow] = []
+        /// The epoch's kinematic F entries (f_pv, f_vv).
+        var coefficients = (0.0, 1.0)
 
         init(size n: Int, slots count: Int) {
             xPrior = Array(repeating: 0, count: n)

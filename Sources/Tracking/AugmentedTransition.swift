@@ -3,6 +3,11 @@
 /// slot).
 struct AugmentedTransition: Sendable {
     let motion: MotionModel
+    /// The motion modes' models (standing, strolling, walking) and dwell times, or nil for the
+    /// single model `motion`.
+    var modes: (models: (MotionModel, MotionModel, MotionModel), dwellTimes: (Double, Double, Double))? = nil
+    /// The mode probabilities at the state's time.
+    var probabilities = ModeProbabilities(standing: 1, strolling: 1, walking: 1)
     /// The offset's random-walk density, dB²/s (0 when the offset is fixed).
     let offsetDrift: Double
     /// Bias correlation time, seconds.
@@ -17,8 +22,11 @@ struct AugmentedTransition: Sendable {
     /// (velocity zeroed, kinematic covariance reset).
     func propagate(_ x: inout [Double], _ p: inout SquareMatrix, dt: Double, renew: [Bool],
                    slots: BiasSlots, noiseScale: Double) -> Bool {
-        let (fpv, fvv) = motion.coefficients(dt)
-        let (qpp, qpv, qvv) = motion.noise(dt)
+        let k = step(dt)
+        let (fpv, fvv) = (k.positionVelocity, k.velocity)
+        let (qpp, qpv, qvv) = k.noise
+        // The velocity's second moment before the step, for the modes' spread (MotionModeMixing).
+        let mxx = p[2, 2] + x[2] * x[2], mxy = p[2, 3] + x[2] * x[3], myy = p[3, 3] + x[3] * x[3]
         let rho = ShadowingModel.correlation(over: dt, time: correlationTime)
         let n = p.size
         let b0 = AugmentedTracker.biasIndex
@@ -50,6 +58,7 @@ struct AugmentedTransition: Sendable {
         p[3, 1] += qpv
         p[2, 2] += qvv
         p[3, 3] += qvv
+        if modes != nil { addSpread(k.spread, mxx, mxy, myy, &p) }
         p[AugmentedTracker.offsetIndex, AugmentedTracker.offsetIndex] += offsetDrift * dt
         for j in renew.indices {
             let f = renew[j] ? 0 : rho
@@ -63,6 +72,36 @@ struct AugmentedTransition: Sendable {
         x[3] = 0
         p.resetKinematics(variances: (cap, cap, restingVelocityVariance, restingVelocityVariance))
         return true
+    }
+}
+
+extension AugmentedTransition {
+    /// The mode probabilities dt seconds after the state's time (unchanged without modes).
+    func predictedProbabilities(over dt: Double) -> ModeProbabilities {
+        guard let modes else { return probabilities }
+        return probabilities.predicted(over: dt, dwellTimes: modes.dwellTimes)
+    }
+
+    /// The kinematic step over dt seconds: the single model's, or the modes' mixture weighted by
+    /// the predicted mode probabilities.
+    func step(_ dt: Double) -> KinematicStep {
+        guard let modes else { return KinematicStep(motion, dt: dt) }
+        return KinematicStep(modes.models, weights: predictedProbabilities(over: dt), dt: dt)
+    }
+
+    /// P += [[var a, cov ab], [cov ab, var b]] ⊗ M with M the velocity's second moment (see
+    /// ``KinematicStep``).
+    private func addSpread(_ s: (Double, Double, Double), _ mxx: Double, _ mxy: Double, _ myy: Double,
+                           _ p: inout SquareMatrix) {
+        for i in 0..<2 {
+            for j in 0..<2 {
+                let v = i == j ? (i == 0 ? mxx : myy) : mxy
+                p[i, j] += s.0 * v
+                p[i, 2 + j] += s.1 * v
+                p[2 + j, i] += s.1 * v
+                p[2 + i, 2 + j] += s.2 * v
+            }
+        }
     }
 }
 

@@ -46,6 +46,21 @@ public struct TrackerBank: Sendable {
         totalLogEvidence = Array(repeating: 0, count: models.count)
     }
 
+    /// The motion-mode probabilities of the mixture: Σ wₖ μₖ over the members.
+    public var modeProbabilities: ModeProbabilities {
+        var sum = ModeProbabilities(standing: 0, strolling: 0, walking: 0)
+        for k in members.indices {
+            for mode in MotionMode.allCases { sum[mode] += weights[k] * members[k].modeProbabilities[mode] }
+        }
+        return ModeProbabilities(standing: sum.standing, strolling: sum.strolling, walking: sum.walking)
+    }
+
+    /// Weighs every member's mode probabilities with an activity hint from the phone (see
+    /// ``AugmentedTracker/observe(_:)``).
+    public mutating func observe(_ hint: ActivityHint) {
+        for k in members.indices { members[k].observe(hint) }
+    }
+
     /// The index of the member with the largest weight.
     public var leader: Int { weights.indices.max { weights[$0] < weights[$1] } ?? 0 }
 

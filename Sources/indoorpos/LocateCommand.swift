@@ -84,6 +84,12 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once.")
     var selfCalibrate = false
 
+    @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
+    var motionModes = false
+
+    @Flag(name: .long, help: "Add the tracker's motion-mode probabilities p_standing, p_strolling, p_walking to the output (with --motion-modes).")
+    var reportMotion = false
+
     func validate() throws {
         guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
             throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
@@ -140,6 +146,7 @@ struct LocateCommand: ParsableCommand {
                 epoch: epoch, tracking: tracker,
                 sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
             if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
+            if motionModes { configuration.tracker.motionModes = MotionModes() }
             configuration.deviceOffset = offsetModel
             configuration.shadowing = shadowingModel
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
@@ -160,6 +167,7 @@ struct LocateCommand: ParsableCommand {
             out.holdsStandardOutput = true
             let writer = try FixWriter(output: out, format: format, includeDevice: reader.hasDevices,
                                        includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
+                                       includeMotion: reportMotion,
                                        plan: floorPlan)
             let progress = Progress(enabled: !quiet, path: rssi)
             var held: [PositionReport] = []

@@ -70,7 +70,8 @@ struct AugmentedTrackerTests {
     func reducesToPlainTracker() throws {
         let (walk, epochs) = Self.epochs(seed: 11)
         var plain = try KalmanTracker(first: Self.first(walk))
-        var augmented = try AugmentedTracker(first: Self.first(walk), offset: .fixed(0), shadowing: .independent)
+        var augmented = try AugmentedTracker(first: Self.first(walk), configuration: TrackerConfiguration(motionModes: nil),
+                                             offset: .fixed(0), shadowing: .independent)
         for (k, epoch) in epochs.prefix(120).enumerated() {
             let end = Double(k) + 2
             try plain.update(epoch, at: end)
