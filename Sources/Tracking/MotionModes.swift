@@ -77,3 +77,36 @@ public struct MotionModes: Sendable, Hashable {
         hasher.combine(initial)
     }
 }
+
+extension MotionModes: Codable {
+    private enum Keys: String, CodingKey {
+        case standingDensity, standingCorrelationTime, strollingDensity, strollingCorrelationTime
+        case dwellStanding, dwellStrolling, dwellWalking, initial
+    }
+
+    /// Decodes the densities (m²/s³), correlation and dwell times (s) and the initial probabilities.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.init(standingDensity: try c.decode(Double.self, forKey: .standingDensity),
+                  standingCorrelationTime: try c.decode(Double.self, forKey: .standingCorrelationTime),
+                  strollingDensity: try c.decode(Double.self, forKey: .strollingDensity),
+                  strollingCorrelationTime: try c.decode(Double.self, forKey: .strollingCorrelationTime),
+                  dwellTimes: (try c.decode(Double.self, forKey: .dwellStanding),
+                               try c.decode(Double.self, forKey: .dwellStrolling),
+                               try c.decode(Double.self, forKey: .dwellWalking)),
+                  initial: try c.decode(ModeProbabilities.self, forKey: .initial))
+    }
+
+    /// Encodes every setting; the dwell times as `dwellStanding`, `dwellStrolling`, `dwellWalking`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(standingDensity, forKey: .standingDensity)
+        try c.encode(standingCorrelationTime, forKey: .standingCorrelationTime)
+        try c.encode(strollingDensity, forKey: .strollingDensity)
+        try c.encode(strollingCorrelationTime, forKey: .strollingCorrelationTime)
+        try c.encode(dwellTimes.standing, forKey: .dwellStanding)
+        try c.encode(dwellTimes.strolling, forKey: .dwellStrolling)
+        try c.encode(dwellTimes.walking, forKey: .dwellWalking)
+        try c.encode(initial, forKey: .initial)
+    }
+}

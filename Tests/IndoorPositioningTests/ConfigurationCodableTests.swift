@@ -16,6 +16,7 @@ struct ConfigurationCodableTests {
                                                             recordsHistory: true, excludesInconsistentBeacons: false,
                                                             deviceOffset: .fixed(-3.5))
         configuration.tracker.accelerationDensity = 0.3
+        configuration.tracker.motionModes = MotionModes(standingDensity: 0.05, dwellTimes: (25, 12, 18))
         configuration.tracker.outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: 9, y: 0), Point2D(x: 9, y: 7)])
         configuration.solver.estimator = .rangeLeastSquares
         configuration.solver.floorElevations = [0: 0, 1: 3.5]
