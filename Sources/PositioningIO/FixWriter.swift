@@ -62,10 +62,13 @@ public final class FixWriter {
     private func writeHeader() {
         switch format {
         case .csv:
-            output.write("timestamp,x,y,floor,accuracy" + (includeDevice ? ",device" : "") + ",z,zone,source,beacons"
-                         + (includeCovariance ? ",var_x,var_y,cov_xy" : "")
-                         + (includeDeviceOffset ? ",device_offset" : "")
-                         + (includeMotion ? ",p_standing,p_strolling,p_walking" : "") + "\n")
+            var header: String = "timestamp,x,y,floor,accuracy"
+            if includeDevice { header += ",device" }
+            header += ",z,zone,source,beacons"
+            if includeCovariance { header += ",var_x,var_y,cov_xy" }
+            if includeDeviceOffset { header += ",device_offset" }
+            if includeMotion { header += ",p_standing,p_strolling,p_walking" }
+            output.write(header + "\n")
         case .jsonl:
             break
         case .geojson:
