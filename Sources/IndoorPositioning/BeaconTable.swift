@@ -19,7 +19,6 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 var model = calibration[beacon.identity] ?? PathLossModel(resolved)
                 if let sampleSigma { model.sigma = sampleSigma }
-                self.sampleSigma = sampleSigma
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
@@ -29,6 +28,7 @@ struct BeaconTable: Sendable {
         beaconsPerLevel = perLevel
         self.levels = entries.map(\.beacon.level)
         isCalibrated = !calibration.isEmpty
+        self.sampleSigma = sampleSigma
         buildLookup()
     }
 

@@ -17,18 +17,15 @@ struct DeviceEffects: Sendable {
         offsets = Array(repeating: 0, count: deviceCount)
     }
 
-    /// Re-estimates the offsets from the pairs' residuals against `models` (by calibrator slot).
-    mutating func update(_ pairs: [TrafficPairs.Pair], models: [PathLossModel], positions: [Point3D],
-                         priorSigma: Double) {
+    /// Re-estimates the offsets from the pairs' residuals against the calibrator's models in force.
+    mutating func update(_ pairs: [TrafficPairs.Pair], calibrator: SiteCalibrator, priorSigma: Double) {
         var sums = Array(repeating: 0.0, count: offsets.count)
         var weights = Array(repeating: 0.0, count: offsets.count)
         for pair in pairs {
             let slot = Int(pair.slot), device = Int(pair.device)
-            let model = models[slot]
-            let beacon = positions[slot]
-            let dx = pair.receiver.x - beacon.x, dy = pair.receiver.y - beacon.y, dz = pair.receiver.z - beacon.z
-            let distance = max((dx * dx + dy * dy + dz * dz).squareRoot(), 0.1)
-            let residual = pair.rssi - model.expectedRSSI(atDistance: distance)
+            let model = calibrator.beacons[slot].model
+            let expected = calibrator.prediction(slot: slot, model: model, receiver: pair.receiver, xx: 0, xy: 0, yy: 0).expected
+            let residual = pair.rssi - expected
             let sigma = model.sigma
             let clipped = min(max(residual, -2 * sigma), 2 * sigma)
             sums[device] += clipped / (sigma * sigma)

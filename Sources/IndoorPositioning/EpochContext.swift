@@ -65,8 +65,8 @@ struct EpochContext: Sendable {
         return [.independent, correlated]
     }
 
-    /// Feeds one tracked epoch to the online learner: the samples of beacons on `level` (not set
-    /// apart), heard at `receiver` with horizontal covariance `covariance` by a device whose
+    /// Feeds one tracked epoch to the online learner: the samples of beacons on `level` (set-apart
+    /// beacons too: the watch flags the misfit that learning removes), heard at `receiver` with horizontal covariance `covariance` by a device whose
     /// offset is `offset` dB. Nothing happens without learning or when the position is too
     /// uncertain.
     mutating func learn<S: Sequence>(_ samples: S, level: Int, receiver: Point3D, covariance: PositionCovariance,

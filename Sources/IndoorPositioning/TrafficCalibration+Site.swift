@@ -13,7 +13,8 @@ extension TrafficCalibration {
         let samples: [RSSISample]
         let identities: [BeaconIdentity]
         let levels: [Int]
-        let positions: [Point3D]
+        /// No pairs yet, with the traffic's devices indexed (copied for every pairing).
+        let unpaired: TrafficPairs
         /// The traffic split by cross-validation fold: (samples without the fold, the fold's samples).
         let folds: [(others: [RSSISample], held: [RSSISample])]
 
@@ -24,8 +25,8 @@ extension TrafficCalibration {
             self.configuration = configuration
             self.settings = settings
             self.samples = samples
+            unpaired = TrafficPairs(samples: samples)
             identities = calibrator.beacons.map(\.identity)
-            positions = calibrator.beacons.map(\.position)
             var levelOf: [BeaconIdentity: Int] = [:]
             for floor in plan.floors { for beacon in floor.beacons { levelOf[beacon.identity] = floor.level } }
             levels = identities.map { levelOf[$0] ?? 0 }
@@ -46,7 +47,7 @@ extension TrafficCalibration {
 
         /// `samples` paired with the positions of `reports`.
         func pairs(_ samples: [RSSISample], with reports: [PositionReport]) -> TrafficPairs {
-            var pairs = TrafficPairs(samples: self.samples)
+            var pairs = unpaired
             pairs.add(samples: samples, reports: reports, calibrator: calibrator, levels: levels,
                       maximumAccuracy: settings.maximumAccuracy, maximumGap: 2.5 * configuration.epoch)
             return pairs
@@ -69,16 +70,10 @@ extension TrafficCalibration {
                 for pair in pairs(fold.held, with: reports).pairs {
                     let slot = Int(pair.slot)
                     let model = models[identities[slot]] ?? calibrator.beacons[slot].prior.model
-                    let beacon = positions[slot]
-                    let dx = pair.receiver.x - beacon.x, dy = pair.receiver.y - beacon.y
-                    let dz = pair.receiver.z - beacon.z
-                    let d2 = max(dx * dx + dy * dy + dz * dz, 0.01)
-                    let gx = dx / d2, gy = dy / d2
-                    let logVariance = gx * gx * pair.xx + 2 * gx * gy * pair.xy + gy * gy * pair.yy
-                    let slope = model.logSlope
-                    let variance = model.sigma * model.sigma + slope * slope * logVariance
+                    let (_, expected, variance) = calibrator.prediction(slot: slot, model: model, receiver: pair.receiver,
+                                                                        xx: pair.xx, xy: pair.xy, yy: pair.yy)
                     let offset = effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
-                    let u = abs(pair.rssi - offset - model.expectedRSSI(squaredDistance: d2)) / variance.squareRoot()
+                    let u = abs(pair.rssi - offset - expected) / variance.squareRoot()
                     let loss = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
                     total += -0.5 * Foundation.log(2 * Double.pi * variance) - loss
                     count += 1

@@ -164,7 +164,7 @@ public struct TrafficCalibration: Sendable {
 
         var models = calibration
         var located = try site.locate(site.samples, models: models)
-        var effects = DeviceEffects(deviceCount: TrafficPairs(samples: site.samples).devices.count)
+        var effects = DeviceEffects(deviceCount: site.unpaired.devices.count)
         let startScore = try site.crossValidatedScore(models: models, effects: effects)
         var best = (round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
                     calibrator: calibrator, effects: effects)
@@ -190,8 +190,7 @@ public struct TrafficCalibration: Sendable {
                                        deviceOffset: effects.offsets[Int(pair.device)])
                 }
                 calibrator.adoptEstimates()
-                effects.update(paired.pairs, models: calibrator.beacons.map(\.model), positions: site.positions,
-                               priorSigma: settings.deviceOffsetSigma)
+                effects.update(paired.pairs, calibrator: calibrator, priorSigma: settings.deviceOffsetSigma)
             }
             let estimates = calibrator.estimates
             var largest = 0.0
@@ -227,9 +226,8 @@ public struct TrafficCalibration: Sendable {
             kept.clearStatistics()
             estimates = kept.estimates
         }
-        let devices = TrafficPairs(samples: site.samples).devices
         return Result(calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
                       rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
-                      deviceOffsets: zip(devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
+                      deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
     }
 }

@@ -128,26 +128,33 @@ public struct SiteCalibrator: Sendable {
         guard beacons.indices.contains(slot), rssi.isFinite, deviceOffset.isFinite,
               receiver.x.isFinite, receiver.y.isFinite, receiver.z.isFinite,
               xx.isFinite, xy.isFinite, yy.isFinite, xx >= 0, yy >= 0 else { return false }
-        let beacon = beacons[slot]
-        let dx = receiver.x - beacon.position.x, dy = receiver.y - beacon.position.y
-        let dz = receiver.z - beacon.position.z
-        let squared = dx * dx + dy * dy + dz * dz
-        let distance = Swift.max(squared.squareRoot(), settings.minimumDistance)
-        let d2 = distance * distance
-        // Variance of ln d from the horizontal position covariance: g = (dx, dy)/d².
-        let gx = dx / d2, gy = dy / d2
-        let logVariance = gx * gx * xx + 2 * gx * gy * xy + gy * gy * yy
-        let model = beacon.model
-        let slope = model.logSlope
+        let model = beacons[slot].model
+        let (distance, expected, variance) = prediction(slot: slot, model: model, receiver: receiver, xx: xx, xy: xy, yy: yy)
         let shadowing = model.sigma * model.sigma
-        let variance = shadowing + slope * slope * logVariance
         let corrected = rssi - deviceOffset
-        let u = (corrected - model.expectedRSSI(atDistance: distance)) / variance.squareRoot()
+        let u = (corrected - expected) / variance.squareRoot()
         let robust = abs(u) <= settings.huberThreshold ? 1 : settings.huberThreshold / abs(u)
         let weight = robust * shadowing / variance
         guard weight.isFinite, weight > 0 else { return false }
         beacons[slot].statistics.add(distance: distance, rssi: corrected, weight: weight)
         return true
+    }
+
+    /// What `model` predicts for a sample of the beacon in `slot` heard at `receiver` (building
+    /// frame, metres) whose horizontal position has covariance (`xx`, `xy`, `yy`) m²: the 3-D
+    /// distance (at least ``Settings/minimumDistance``), the expected RSSI there (dBm), and the
+    /// sample's variance σ² + k² var(ln d), with var(ln d) = gᵀΣg, g = (p − b)ₕ/d² and
+    /// k = 10n/ln 10 (dB²).
+    public func prediction(slot: Int, model: PathLossModel, receiver: Point3D, xx: Double, xy: Double, yy: Double)
+        -> (distance: Double, expected: Double, variance: Double) {
+        let position = beacons[slot].position
+        let dx = receiver.x - position.x, dy = receiver.y - position.y, dz = receiver.z - position.z
+        let distance = Swift.max((dx * dx + dy * dy + dz * dz).squareRoot(), settings.minimumDistance)
+        let d2 = distance * distance
+        let gx = dx / d2, gy = dy / d2
+        let logVariance = gx * gx * xx + 2 * gx * gy * xy + gy * gy * yy
+        let slope = model.logSlope
+        return (distance, model.expectedRSSI(atDistance: distance), model.sigma * model.sigma + slope * slope * logVariance)
     }
 
     /// Every beacon's current estimate, in the order given.
