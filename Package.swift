@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "BeaconModel"),
         .target(name: "Ranging", dependencies: ["BeaconModel", "LinearAlgebra"]),
         .target(name: "Trilateration", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
-        .target(name: "Tracking", dependencies: ["BeaconModel", "Ranging", "Trilateration", "LinearAlgebra"]),
+        .target(name: "Tracking", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
         .target(name: "Monitoring", dependencies: ["BeaconModel", "Ranging"]),
         .target(
             name: "IndoorPositioning",

@@ -17,13 +17,13 @@ bash Scripts/check-replay.sh
 # The DocC catalog and the API of the modules the README and guides use build into one archive,
 # with every documentation warning as an error, and it has the pages a newcomer looks for.
 swift package generate-documentation --enable-experimental-combined-documentation --warnings-as-errors \
-    --target IndoorPositioning --target BeaconModel --target Ranging --target Trilateration --target PositioningIO >/dev/null
+    --target IndoorPositioning --target BeaconModel --target LinearAlgebra --target Ranging --target Trilateration --target PositioningIO >/dev/null
 archive=.build/plugins/Swift-DocC/outputs/IndoorPositioning.doccarchive/data/documentation
 for page in beaconmodel/floorplan positioningio/rssisamplereader positioningio/calibrationfile \
-            trilateration/trilaterationsolver trilateration/errorellipse trilateration/beaconobservation; do
+            trilateration/trilaterationsolver linearalgebra/errorellipse trilateration/beaconobservation; do
     [ -f "$archive/$page.json" ] || { echo "test.sh: the documentation has no page $page" >&2; exit 1; }
 done
-echo "test.sh: documentation for IndoorPositioning, BeaconModel, Ranging, Trilateration and PositioningIO builds without warnings"
+echo "test.sh: documentation for IndoorPositioning, BeaconModel, LinearAlgebra, Ranging, Trilateration and PositioningIO builds without warnings"
 # A consumer package made from the README's lines alone builds and runs the quick start.
 bash Scripts/check-consumer.sh
 # The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.

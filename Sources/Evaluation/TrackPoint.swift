@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// One timed position of a track read from a file: a fix (with its uncertainty when the file
 /// gives it) or a ground-truth sample. Coordinates in metres in the building frame.
 public struct TrackPoint: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// The tracks of a fixes or truth CSV, per device, each sorted by time (stably: rows with the
 /// same timestamp keep their file order).
 ///

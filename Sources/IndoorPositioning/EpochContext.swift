@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// What every device's epoch needs from the engine: settings, beacons, one solver per floor
 /// (each with its outline) and the running statistics.
 struct EpochContext: Sendable {

@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// `Codable` with the stored properties under their own names, plus the derived `accuracy`
 /// (metres) and `ellipse` for readers of the JSON that do not do the algebra. Decoding uses
 /// `covariance` when present, otherwise an isotropic covariance from `accuracy`; the derived

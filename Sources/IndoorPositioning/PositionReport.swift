@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// One output position of the pipeline: where a device was at a time, how sure we are, how fast
 /// it moved, and how the answer was reached. This is a row of the fixes CSV of `FORMATS.md`.
 ///

@@ -1,4 +1,5 @@
 import BeaconModel
+import LinearAlgebra
 
 /// The Rauch–Tung–Striebel smoother over the steps an ``AugmentedTracker`` recorded: for offline
 /// batches, every estimate (position, velocity, device offset and shadowing biases together)

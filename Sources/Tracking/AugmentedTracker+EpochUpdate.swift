@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 extension AugmentedTracker {
     /// Fuses all RSSI samples of an epoch and leaves the state at `time` (the epoch's end,

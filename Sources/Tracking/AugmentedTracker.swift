@@ -1,6 +1,7 @@
 import BeaconModel
 import Foundation
 import Ranging
+import LinearAlgebra
 
 /// The Kalman tracker the engine runs: the walker's position and velocity together with the
 /// phone's RSSI offset and a shadowing bias per beacon heard, so that the two errors every real

@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// The prediction step of the ``AugmentedTracker``: s = F s, P = F P Fᵀ + Q with F and Q
 /// block-diagonal (motion per axis, the offset's random walk, one Gauss–Markov factor per bias
 /// slot).

@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 extension KalmanTracker {
     /// Fuses all RSSI samples of an epoch at once and leaves the state at `time` (the epoch's

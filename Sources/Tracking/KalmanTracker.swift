@@ -1,6 +1,7 @@
 import BeaconModel
 import Foundation
 import Ranging
+import LinearAlgebra
 
 /// A Kalman filter for a walking person in the horizontal plane.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 /// One epoch's kinematic transition per axis, [[1, a], [0, b]] with process noise (pp, pv, vv),
 /// and, for a mixture of motion modes, the spread of (a, b) over the modes.

@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 /// The tracker's motion model per axis: white-noise acceleration (constant velocity), or, when
 /// a velocity correlation time τ is set, an integrated Ornstein–Uhlenbeck velocity whose

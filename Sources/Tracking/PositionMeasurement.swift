@@ -1,4 +1,5 @@
 import BeaconModel
+import LinearAlgebra
 
 /// A measured horizontal position with its covariance, as a solver's fix gives it: the input of
 /// ``KalmanTracker/update(_:)-(PositionMeasurement)`` and of ``KalmanTracker/init(first:configuration:)``.

@@ -1,6 +1,5 @@
 import BeaconModel
 import Ranging
-import Trilateration
 
 /// One RSSI sample of one beacon at its own time: the input of the extended-Kalman update
 /// ``KalmanTracker/update(_:)-(RSSIMeasurement)``.
@@ -40,10 +39,10 @@ public struct RSSIMeasurement: Sendable, Hashable, Codable {
         guard rssi < 0 else { throw .implausibleRSSI(rssi) }
         guard model.measuredPower.isFinite, model.exponent.isFinite, model.exponent > 0,
               model.sigma.isFinite, model.sigma > 0,
-              // The solver's limits: beyond them the update's arithmetic under- or overflows.
-              TrilaterationSolver.measuredPowerRange.contains(model.measuredPower),
-              TrilaterationSolver.exponentRange.contains(model.exponent),
-              TrilaterationSolver.sigmaRange.contains(model.sigma) else {
+              // The path-loss model's arithmetic limits: beyond them the update's arithmetic under- or overflows.
+              PathLossModel.measuredPowerRange.contains(model.measuredPower),
+              PathLossModel.exponentRange.contains(model.exponent),
+              PathLossModel.sigmaRange.contains(model.sigma) else {
             throw .invalidPathLossModel(model)
         }
     }

@@ -1,4 +1,5 @@
 import BeaconModel
+import LinearAlgebra
 
 /// The Rauch–Tung–Striebel fixed-interval smoother over the steps a ``KalmanTracker`` recorded
 /// (``TrackerConfiguration/recordsHistory``): for offline batches, every estimate uses the

@@ -1,4 +1,4 @@
-import Trilateration
+import LinearAlgebra
 
 extension TrackEstimate {
     /// The horizontal position covariance as a ``PositionCovariance``, m² (vertical terms zero).

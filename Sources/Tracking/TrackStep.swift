@@ -1,3 +1,4 @@
+import LinearAlgebra
 /// One recorded step of a ``KalmanTracker`` (when ``TrackerConfiguration/recordsHistory`` is on):
 /// the prior after predicting to `time` and the posterior after every update at that time. The
 /// ``RTSSmoother`` runs backwards over these.

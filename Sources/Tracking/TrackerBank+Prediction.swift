@@ -13,20 +13,8 @@ extension TrackerBank {
             try copy.predict(to: time)
             predicted.append(copy.estimate)
         }
-        var e = predicted[0]
-        guard predicted.count > 1 else { return e }
-        func mix(_ value: (TrackEstimate) -> Double) -> Double {
-            var sum = 0.0
-            for k in predicted.indices { sum += weights[k] * value(predicted[k]) }
-            return sum
-        }
-        let x = mix { $0.position.x }, y = mix { $0.position.y }
-        e.position = Point2D(x: x, y: y)
-        e.velocity = Point2D(x: mix { $0.velocity.x }, y: mix { $0.velocity.y })
-        e.covarianceXX = mix { $0.covarianceXX + ($0.position.x - x) * ($0.position.x - x) }
-        e.covarianceXY = mix { $0.covarianceXY + ($0.position.x - x) * ($0.position.y - y) }
-        e.covarianceYY = mix { $0.covarianceYY + ($0.position.y - y) * ($0.position.y - y) }
-        return e
+        guard predicted.count > 1 else { return predicted[0] }
+        return .mixture(count: predicted.count, weight: { weights[$0] }, { predicted[$0] })
     }
 
     /// The position variance per axis at which the members stop coasting, m² (see

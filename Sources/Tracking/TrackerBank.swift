@@ -83,15 +83,8 @@ public struct TrackerBank: Sendable {
     /// The mixture estimate: position, velocity and horizontal covariance (with the spread of the
     /// members' positions added).
     public var estimate: TrackEstimate {
-        var e = members[0].estimate
-        guard members.count > 1 else { return e }
-        let x = mixture { $0.state[0] }, y = mixture { $0.state[1] }
-        e.position = Point2D(x: x, y: y)
-        e.velocity = Point2D(x: mixture { $0.state[2] }, y: mixture { $0.state[3] })
-        e.covarianceXX = mixture { $0.covariance[0, 0] + ($0.state[0] - x) * ($0.state[0] - x) }
-        e.covarianceXY = mixture { $0.covariance[0, 1] + ($0.state[0] - x) * ($0.state[1] - y) }
-        e.covarianceYY = mixture { $0.covariance[1, 1] + ($0.state[1] - y) * ($0.state[1] - y) }
-        return e
+        guard members.count > 1 else { return members[0].estimate }
+        return .mixture(count: members.count, weight: { weights[$0] }, { members[$0].estimate })
     }
 
     private func mixture(_ value: (AugmentedTracker) -> Double) -> Double {
@@ -192,24 +185,7 @@ public struct TrackerBank: Sendable {
         let sum = weights.reduce(0, +)
         var result = tracks[0]
         for i in result.indices {
-            var x = 0.0, y = 0.0, vx = 0.0, vy = 0.0
-            for (k, track) in tracks.enumerated() {
-                let w = weights[k] / sum
-                x += w * track[i].position.x
-                y += w * track[i].position.y
-                vx += w * track[i].velocity.x
-                vy += w * track[i].velocity.y
-            }
-            var cxx = 0.0, cxy = 0.0, cyy = 0.0
-            for (k, track) in tracks.enumerated() {
-                let w = weights[k] / sum
-                let dx = track[i].position.x - x, dy = track[i].position.y - y
-                cxx += w * (track[i].covarianceXX + dx * dx)
-                cxy += w * (track[i].covarianceXY + dx * dy)
-                cyy += w * (track[i].covarianceYY + dy * dy)
-            }
-            result[i] = TrackEstimate(time: result[i].time, position: Point2D(x: x, y: y), velocity: Point2D(x: vx, y: vy),
-                                      covarianceXX: cxx, covarianceXY: cxy, covarianceYY: cyy, level: result[i].level)
+            result[i] = .mixture(count: tracks.count, weight: { weights[$0] / sum }, { tracks[$0][i] })
         }
         return result
     }

@@ -1,5 +1,6 @@
 import BeaconModel
 import Foundation
+import LinearAlgebra
 
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
 /// (see Docs/Tracking.md, "Tuning").

@@ -1,3 +1,4 @@
+import Ranging
 /// Why the tracker or the floor estimator refused an input. Every case leaves the state as it
 /// was before the call, so a caller may log the error and go on with the next input.
 public enum TrackingError: Error, Sendable, Hashable, CustomStringConvertible {

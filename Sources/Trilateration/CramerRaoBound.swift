@@ -1,5 +1,6 @@
 import BeaconModel
 import Foundation
+import LinearAlgebra
 
 /// The Cramér–Rao bound of RSSI localisation under log-normal shadowing (Patwari et al.,
 /// "Relative location estimation in wireless sensor networks", IEEE Trans. Signal Processing

@@ -1,4 +1,5 @@
 import BeaconModel
+import LinearAlgebra
 
 /// `Codable` with every stored property under its own name. ``Fix/gdop`` is left out when it
 /// is infinite (JSON has no infinity; a fallback's geometry determines nothing) and read back

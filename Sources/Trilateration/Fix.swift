@@ -1,4 +1,5 @@
 import BeaconModel
+import LinearAlgebra
 
 /// One position estimate from one set of beacon observations.
 ///

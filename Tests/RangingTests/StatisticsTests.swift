@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LinearAlgebra
 @testable import Ranging
 
 /// The one implementation of the standard-normal and χ² quantiles, against published values

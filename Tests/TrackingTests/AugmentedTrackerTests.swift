@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+import Ranging
+import LinearAlgebra
+import BeaconModel
 @testable import Tracking
 
 @Suite("AugmentedTracker, TrackerBank, SquareMatrix")

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
+import Ranging
+import LinearAlgebra
+import BeaconModel
 @testable import Tracking
 
 /// Inputs the fuzzer (Fuzz/FuzzTracker) found, kept as tests: an extreme model no longer

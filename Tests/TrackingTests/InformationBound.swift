@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import LinearAlgebra
 @testable import Tracking
 
 /// The causal information bound along a simulated walk: the covariance a Kalman filter with the

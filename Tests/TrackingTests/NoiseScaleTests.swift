@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import BeaconModel
+import Ranging
 @testable import Tracking
 
 /// The tracker learns how much more an RSSI sample scatters than the path-loss model's σ says.

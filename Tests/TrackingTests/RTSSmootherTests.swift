@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import BeaconModel
 @testable import Tracking
 
 @Suite("RTSSmoother")

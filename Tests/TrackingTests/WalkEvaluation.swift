@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import BeaconModel
 @testable import Tracking
 
 /// Runs the tracker over a simulated walk the way the engine will: a least-squares fix from the

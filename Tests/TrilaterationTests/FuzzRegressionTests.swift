@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Ranging
+import BeaconModel
 @testable import Trilateration
 
 /// Inputs the fuzzer (Fuzz/FuzzSolver) found, kept as tests: finite but extreme values give a

@@ -1,6 +1,8 @@
 import Foundation
 import TestSupport
 import Trilateration
+import Ranging
+import BeaconModel
 
 /// The test room: 24 × 16 m, 8 beacons on the walls at 2.6 m, receiver at 1.2 m, P₀ = −59 dBm,
 /// n = 2, σ = 4 dB.

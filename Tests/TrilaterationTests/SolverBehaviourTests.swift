@@ -2,6 +2,7 @@ import Foundation
 import LinearAlgebra
 import Testing
 import TestSupport
+import BeaconModel
 @testable import Trilateration
 
 @Suite struct SolverBehaviourTests {

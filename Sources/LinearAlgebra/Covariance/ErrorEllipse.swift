@@ -34,7 +34,7 @@ public struct ErrorEllipse: Sendable, Hashable, Codable {
     }
 
     /// The ellipse with the given eigenvalues (m², larger first) and major-axis direction.
-    init(eigenvalues: (Double, Double), majorAxis: (Double, Double)) {
+    package init(eigenvalues: (Double, Double), majorAxis: (Double, Double)) {
         semiMajor = max(eigenvalues.0, 0).squareRoot()
         semiMinor = max(min(eigenvalues.1, eigenvalues.0), 0).squareRoot()
         var angle = atan2(majorAxis.1, majorAxis.0)

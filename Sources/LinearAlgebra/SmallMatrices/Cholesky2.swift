@@ -1,9 +1,9 @@
 /// A 2 × 2 symmetric positive-definite matrix factored as L Lᵀ, for solving with S.
-struct Cholesky2 {
-    let l00: Double, l10: Double, l11: Double
+package struct Cholesky2 {
+    package let l00: Double, l10: Double, l11: Double
 
     /// Factors [[a, b], [b, c]]; nil unless positive-definite and finite.
-    init?(_ a: Double, _ b: Double, _ c: Double) {
+    package init?(_ a: Double, _ b: Double, _ c: Double) {
         guard a > 0, a.isFinite else { return nil }
         let l00 = a.squareRoot()
         let l10 = b / l00
@@ -15,7 +15,7 @@ struct Cholesky2 {
     }
 
     /// Solves L Lᵀ w = (u, v).
-    func solve(_ u: Double, _ v: Double) -> (Double, Double) {
+    package func solve(_ u: Double, _ v: Double) -> (Double, Double) {
         let y0 = u / l00
         let y1 = (v - l10 * y0) / l11
         let w1 = y1 / l11

@@ -1,3 +1,6 @@
+import Trilateration
+import Tracking
+
 extension PositionMeasurement {
     /// A position measurement from a trilateration fix: its horizontal position and covariance,
     /// stamped at `time` seconds (the time the fix stands for), on the fix's level.

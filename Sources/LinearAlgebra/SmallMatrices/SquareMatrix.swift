@@ -10,7 +10,7 @@ public struct SquareMatrix: Sendable, Hashable {
     /// Rows and columns.
     public let size: Int
     /// The entries, row by row: element (i, j) is `elements[i * size + j]`.
-    public internal(set) var elements: [Double]
+    public package(set) var elements: [Double]
 
     /// The n × n zero matrix.
     public init(size: Int) {
@@ -27,20 +27,20 @@ public struct SquareMatrix: Sendable, Hashable {
 
     /// Copies `other`'s entries (same size) without allocating.
     @inline(__always)
-    mutating func assign(_ other: SquareMatrix) {
+    package mutating func assign(_ other: SquareMatrix) {
         for i in elements.indices { elements[i] = other.elements[i] }
     }
 
     /// Sets every entry to zero.
-    mutating func zero() {
+    package mutating func zero() {
         for i in elements.indices { elements[i] = 0 }
     }
 
     /// Whether every entry is finite.
-    var isFinite: Bool { elements.allSatisfy(\.isFinite) }
+    package var isFinite: Bool { elements.allSatisfy(\.isFinite) }
 
     /// Makes the matrix exactly symmetric: A = (A + Aᵀ) / 2.
-    mutating func symmetrize() {
+    package mutating func symmetrize() {
         for i in 0..<size {
             for j in (i + 1)..<max(size, i + 1) {
                 let mean = (self[i, j] + self[j, i]) / 2
@@ -55,7 +55,7 @@ public struct SquareMatrix: Sendable, Hashable {
     /// unless the matrix is positive-definite and finite.
     ///
     /// Complexity: n³/3 multiply-adds.
-    mutating func factorCholesky() -> Bool {
+    package mutating func factorCholesky() -> Bool {
         let n = size
         for j in 0..<n {
             var d = self[j, j]
@@ -73,7 +73,7 @@ public struct SquareMatrix: Sendable, Hashable {
     }
 
     /// log det A = 2 Σ log Lⱼⱼ from the factor left by ``factorCholesky()``.
-    var logDeterminantOfFactored: Double {
+    package var logDeterminantOfFactored: Double {
         var sum = 0.0
         for j in 0..<size { sum += Foundation.log(self[j, j]) }
         return 2 * sum
@@ -81,7 +81,7 @@ public struct SquareMatrix: Sendable, Hashable {
 
     /// Solves L Lᵀ x = b in place (`b` becomes x), with L the lower triangle left by
     /// ``factorCholesky()``.
-    func solveFactored(_ b: inout [Double]) {
+    package func solveFactored(_ b: inout [Double]) {
         let n = size
         for i in 0..<n {
             var s = b[i]
@@ -100,7 +100,7 @@ public struct SquareMatrix: Sendable, Hashable {
     /// Writes A⁻¹ into `inverse` (same size) from the Cholesky factor left by
     /// ``factorCholesky()``: W = L⁻¹ by forward substitution (n³/6), then A⁻¹ = Wᵀ W (n³/6 for
     /// one triangle, mirrored). The result is exactly symmetric and positive-definite.
-    func invertFactored(into inverse: inout SquareMatrix) {
+    package func invertFactored(into inverse: inout SquareMatrix) {
         let n = size
         // W = L⁻¹, lower triangular, in the lower triangle of `inverse`.
         for j in 0..<n {

@@ -1,2 +1,0 @@
-@_exported import BeaconModel
-@_exported import Ranging
