@@ -33,14 +33,15 @@ let package = Package(
                 .linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .macCatalyst])),
             ]
         ),
-        .target(name: "BeaconModel"),
+        .target(name: "StrictJSON"),
+        .target(name: "BeaconModel", dependencies: ["StrictJSON"]),
         .target(name: "Ranging", dependencies: ["BeaconModel", "LinearAlgebra"]),
         .target(name: "Trilateration", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
         .target(name: "Tracking", dependencies: ["BeaconModel", "Ranging", "LinearAlgebra"]),
-        .target(name: "Monitoring", dependencies: ["BeaconModel", "Ranging"]),
+        .target(name: "Monitoring", dependencies: ["StrictJSON", "BeaconModel", "Ranging"]),
         .target(
             name: "IndoorPositioning",
-            dependencies: ["BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"]
+            dependencies: ["StrictJSON", "BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"]
         ),
         .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
         .target(name: "Evaluation", dependencies: ["PositioningIO"]),
@@ -65,6 +66,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["BeaconModel", "Ranging"], path: "Tests/TestSupport"),
         .testTarget(name: "LinearAlgebraTests", dependencies: ["LinearAlgebra", "TestSupport"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(
             name: "BeaconModelTests",
             dependencies: ["BeaconModel", "TestSupport"],

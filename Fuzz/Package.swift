@@ -34,6 +34,7 @@ let package = Package(
             swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "FuzzSolver", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "FuzzTracker", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(name: "FuzzTrackerBank", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(name: "FuzzEngine", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         // Fuzzes the regions JSON once the Monitoring module is in the package (a stub before).
         .executableTarget(name: "FuzzRegions", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),

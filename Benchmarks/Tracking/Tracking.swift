@@ -39,6 +39,28 @@ func startedTracker(recordsHistory: Bool = false) throws -> KalmanTracker {
                              configuration: configuration)
 }
 
+/// The engine's tracker started at the walk's first position: a bank of the default shadowing
+/// models (independent samples, and 40 % correlated over 5 s with a bias state per beacon) with
+/// the device offset estimated, as `PositioningEngine` runs it; or, with `plain`, one member
+/// with the offset fixed and no bias states (the plain constant-velocity filter).
+func startedBank(plain: Bool = false, recordsHistory: Bool = false) throws -> TrackerBank {
+    var configuration = TrackerConfiguration()
+    configuration.recordsHistory = recordsHistory
+    return try TrackerBank(first: PositionMeasurement(time: 0, position: position(at: 0), sigma: 1.5),
+                           configuration: configuration, offset: plain ? .fixed(0) : DeviceOffsetModel(),
+                           shadowing: plain ? [.independent] : [.independent, ShadowingModel(maximumStates: 8)],
+                           floorElevation: 0)
+}
+
+/// The walk's samples keyed by beacon (each beacon's shadowing bias is a state of the bank).
+func keyedWalkSamples(count: Int) -> [RSSIMeasurement] {
+    walkSamples(count: count).enumerated().map { index, sample in
+        var keyed = sample
+        keyed.beaconKey = index % beacons.count
+        return keyed
+    }
+}
+
 /// The walk's samples repeat every `period` samples (a whole number of circles, so that the
 /// phone is back where it started); a sample's time goes on from where the last one ended.
 let period = 65_536
@@ -103,6 +125,69 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try smoother.smooth(steps).count)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // The engine's tracker: one epoch of 1 s (32 samples) fused by the bank of two members,
+    // each with the device offset and 8 bias states (n = 13), re-weighed by evidence. 1,000
+    // epochs per iteration.
+    Benchmark("BankEpochUpdate", configuration: .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+        let samples = keyedWalkSamples(count: period)
+        var bank = try startedBank()
+        var epoch: [RSSIMeasurement] = Array(samples.prefix(32))
+        var first = 32
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for k in 0..<32 {
+                epoch[k] = samples[(first + k) % period]
+                epoch[k].time = Double(first + k) / rate
+            }
+            first += 32
+            _ = try? bank.update(epoch, at: Double(first) / rate)
+            blackHole(bank.estimate.position.x)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    // The same epoch through the engine's tracker with every option off (one member, offset
+    // fixed, no bias states): what the plain filter's epoch update costs in it. 1,000 epochs
+    // per iteration, as TrackerEpochUpdate.
+    Benchmark("BankEpochUpdatePlain", configuration: .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+        let samples = walkSamples(count: period)
+        var bank = try startedBank(plain: true)
+        var epoch: [RSSIMeasurement] = Array(samples.prefix(32))
+        var first = 32
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for k in 0..<32 {
+                epoch[k] = samples[(first + k) % period]
+                epoch[k].time = Double(first + k) / rate
+            }
+            first += 32
+            _ = try? bank.update(epoch, at: Double(first) / rate)
+        }
+        benchmark.stopMeasurement()
+        blackHole(bank.estimate.position.x)
+    }
+
+    // Smoothing a bank's recorded batch of 1,000 epochs (both members smoothed, then mixed).
+    Benchmark("BankSmoothing1000Steps", configuration: .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+        maxDuration: .seconds(3), maxIterations: 1_000)) { benchmark in
+        let samples = keyedWalkSamples(count: 32 * 1_000)
+        var bank = try startedBank(recordsHistory: true)
+        for epoch in 0..<1_000 {
+            _ = try? bank.update(samples[(32 * epoch)..<(32 * epoch + 32)], at: Double(32 * epoch + 32) / rate)
+        }
+        let histories = bank.histories, evidence = bank.totalLogEvidence
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try TrackerBank.smooth(histories, totalLogEvidence: evidence).count)
         }
         benchmark.stopMeasurement()
     }

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Why a floor plan could not be loaded, made or saved.
 ///
 /// Every case but ``malformedJSON(detail:)`` names the JSON path of the offending value (for
@@ -100,6 +102,21 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(a misspelled key would be ignored)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        }
+    }
+}
+
+extension FloorPlanError {
+    /// The floor plan's error for a JSON reading error: the same case, path and value (the
+    /// message of a syntax error names the floor plan).
+    init(_ error: JSONError) {
+        switch error {
+        case .malformedJSON(let detail): self = .malformedJSON(detail: detail)
+        case .missingKey(let path): self = .missingKey(path: path)
+        case .wrongType(let path, let expected, let found): self = .wrongType(path: path, expected: expected, found: found)
+        case .outOfRange(let path, let value, let range): self = .outOfRange(path: path, value: value, range: range)
+        case .nonFinite(let path, let value): self = .nonFinite(path: path, value: value)
+        case .malformedUUID(let path, let value): self = .malformedUUID(path: path, value: value)
         }
     }
 }

@@ -45,13 +45,13 @@ enum KeySpelling {
     }
 }
 
-extension JSONObjectNode {
+extension PlanObjectNode {
     /// Throws ``FloorPlanError/misspelledKey(path:key:suggestion:)`` for the first member (in key
     /// order) that is not one of `known` but close to one of them.
     func rejectMisspelledKeys(known: [String]) throws(FloorPlanError) {
-        for key in members.keys.sorted() {
+        for key in keys.sorted() {
             if let suggestion = KeySpelling.suggestion(for: key, known: known) {
-                throw .misspelledKey(path: node.path(for: key), key: key, suggestion: suggestion)
+                throw .misspelledKey(path: path(for: key), key: key, suggestion: suggestion)
             }
         }
     }

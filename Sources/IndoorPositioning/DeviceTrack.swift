@@ -1,11 +1,12 @@
 /// One device's way through the pipeline: its open epoch's samples, its floor, its tracker.
 ///
-/// An epoch of length E covers [start, start + E); the first starts at the device's first
-/// sample. Closing an epoch turns its samples into one report stamped at the epoch's end (Kalman)
-/// or middle (raw fix): floor choice → robust maximum-likelihood fix from the per-beacon means
-/// (its rejected beacons are left out below) → the tracker fuses every remaining sample at its
-/// own time in one iterated update → the fix verifies the track (a track that sits at a wrong
-/// place for several epochs is restarted at the fix). Epochs without samples give no report.
+/// Epochs follow the device's ``EpochGrid``. Closing an epoch turns its samples into one report
+/// stamped at the epoch's end (Kalman) or middle (raw fix), in named stages: aggregate (per-beacon
+/// means) → choose the floor → solve the robust maximum-likelihood fix (its rejected beacons are
+/// left out below) → the track's lifecycle (start, re-floor, fuse every remaining sample at its
+/// own time in one iterated update, verify against the fix — a track that sits at a wrong place
+/// for several epochs is restarted at the fix —, restart after a refusal) → report. Epochs
+/// without samples give no report.
 struct DeviceTrack: Sendable {
     struct Pending: Sendable {
         var time: Double
@@ -14,8 +15,7 @@ struct DeviceTrack: Sendable {
     }
 
     let device: String?
-    private(set) var epochStart: Double?
-    private var hasClosedEpoch = false
+    private var grid: EpochGrid
     private var pending: [Pending] = []
     private var tracker: TrackerBank?
     /// The recorded histories of earlier tracks of this device, with their members' evidence.
@@ -37,9 +37,10 @@ struct DeviceTrack: Sendable {
     private var fit: BeaconConsistency
     private var zones = ZoneHysteresis()
 
-    init(device: String?, levels: [Int], floor: FloorEstimator.Configuration) throws(PositioningError) {
+    init(device: String?, levels: [Int], epoch: Double, floor: FloorEstimator.Configuration) throws(PositioningError) {
         let beaconCount = levels.count
         self.device = device
+        grid = EpochGrid(length: epoch)
         do {
             floorEstimator = try FloorEstimator(configuration: floor)
         } catch {
@@ -52,22 +53,15 @@ struct DeviceTrack: Sendable {
 
     /// Buffers a sample; closes every epoch that ends before `time − reorderDelay` first.
     mutating func add(_ sample: Pending, context: inout EpochContext, into reports: inout [PositionReport]) -> Bool {
-        let epoch = context.configuration.epoch
-        // Until the first epoch closes, the grid may still move back to an earlier sample.
-        if epochStart == nil || (!hasClosedEpoch && sample.time < epochStart!) { epochStart = sample.time }
-        guard var start = epochStart, sample.time >= start else { return false }
+        guard var start = grid.admit(sample.time) else { return false }
         // Finite: every pass moves `start` forward by at least one epoch (the engine only admits
-        // |time| ≤ RSSISample.timestampLimit, where start + epoch > start), and the guard ends
+        // |time| ≤ RSSISample.timestampLimit, where start + epoch > start), and the grid ends
         // the loop should rounding ever stop it from advancing.
-        while sample.time >= start + epoch + context.configuration.reorderDelay {
-            closeEpoch(end: start + epoch, context: &context, into: &reports)
-            // Skip empty epochs in one step, keeping the grid.
-            let next = start + epoch
+        while sample.time >= start + grid.length + context.configuration.reorderDelay {
+            closeEpoch(end: start + grid.length, context: &context, into: &reports)
             let earliest = pending.lazy.map(\.time).min() ?? sample.time
-            let skipped = max(0, ((earliest - next) / epoch).rounded(.down))
-            guard next > start else { break }
-            start = max(next, next + skipped * epoch)
-            epochStart = start
+            guard let next = grid.afterSample(from: start, earliest: earliest) else { break }
+            start = next
         }
         pending.append(sample)
         return true
@@ -75,16 +69,14 @@ struct DeviceTrack: Sendable {
 
     /// Closes every open epoch (end of input).
     mutating func flush(context: inout EpochContext, into reports: inout [PositionReport]) {
-        let epoch = context.configuration.epoch
-        while var start = epochStart, !pending.isEmpty {
-            closeEpoch(end: start + epoch, context: &context, into: &reports)
-            // Past the last closed epoch, so that a sample pushed after finish() is late, not reported twice.
-            guard let earliest = pending.lazy.map(\.time).min() else { epochStart = start + epoch; break }
-            let next = start + epoch * max(1, ((earliest - start) / epoch).rounded(.down))
-            // Finite as in add(_:): `start` strictly increases, or the rest is dropped.
-            guard next > start else { pending.removeAll(); break }
-            start = next
-            epochStart = start
+        while let start = grid.start, !pending.isEmpty {
+            closeEpoch(end: start + grid.length, context: &context, into: &reports)
+            let earliest = pending.lazy.map(\.time).min()
+            // Finite as in add(_:): the start strictly increases, or the rest is dropped.
+            guard grid.afterFlush(from: start, earliest: earliest) != nil else {
+                if earliest != nil { pending.removeAll() }
+                break
+            }
         }
     }
 
@@ -107,7 +99,7 @@ struct DeviceTrack: Sendable {
     // MARK: Closing an epoch
 
     private mutating func closeEpoch(end: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
-        hasClosedEpoch = true
+        grid.markClosed()
         // Take this epoch's samples in a canonical order (time, then beacon, then RSSI), so that
         // the result does not depend on the order of samples with equal timestamps; later ones
         // stay pending.
@@ -116,23 +108,66 @@ struct DeviceTrack: Sendable {
         guard split > 0 else { return }
         let samples = pending[..<split]
         defer { pending.removeFirst(split) }
+        aggregate(samples)
+        defer { clearAggregate() }
 
         let table = context.beacons
+        let level = chooseLevel(at: end, samples: samples, table: table)
+        guard let floor = table.floors[level], let setup = context.geometry[level] else { return }
+        // The fix sees the readings with the device offset taken out.
+        let offset = deviceOffset(context: context)
+        guard solveFix(level: level, offset: offset, context: &context) else { return }
+        let configuration = context.configuration
+        if configuration.tracking == .none {
+            // A snapshot fix stands for the middle of the window its samples came from.
+            reports.append(report(time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
+                                  offset: offset))
+            return
+        }
+        switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
+        case .notStarted:
+            // No track yet and no determined fix to start one: the fix as it is (a fallback).
+            reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
+        case .refused:
+            // The track was retired: the fix stands in, when it is determined.
+            if fix.status.isDetermined { reports.append(report(time: end, fix: fix, floor: floor, offset: offset)) }
+        case .tracked(let current):
+            reportTracked(current, samples: samples, end: end, level: level, floor: floor, context: &context,
+                          into: &reports)
+        }
+    }
+
+    /// What the track's lifecycle stage leaves for the report.
+    private enum TrackOutcome {
+        /// No track and no determined fix to start one at.
+        case notStarted
+        /// The tracker refused its input and was retired.
+        case refused
+        /// The track to report from.
+        case tracked(TrackerBank)
+    }
+
+    // MARK: Stages of an epoch
+
+    /// Aggregate: each beacon's RSSI sum and count over the epoch (`touched` lists the beacons).
+    private mutating func aggregate(_ samples: ArraySlice<Pending>) {
         for s in samples {
             if counts[s.slot] == 0 { touched.append(s.slot) }
             sums[s.slot] += s.rssi
             counts[s.slot] += 1
         }
-        defer {
-            for slot in touched { sums[slot] = 0; counts[slot] = 0 }
-            touched.removeAll(keepingCapacity: true)
-        }
+    }
 
-        let level = chooseLevel(at: end, samples: samples, table: table)
-        guard let floor = table.floors[level] else { return }
+    /// Clears the aggregate for the next epoch (keeping its storage).
+    private mutating func clearAggregate() {
+        for slot in touched { sums[slot] = 0; counts[slot] = 0 }
+        touched.removeAll(keepingCapacity: true)
+    }
 
-        // The fix sees the readings with the device offset taken out.
-        let offset = deviceOffset(context: context)
+    /// Solve the fix: the epoch's per-beacon means on `level` (offset `offset` dB taken out,
+    /// set-apart beacons left out) into `fix`; false when no fix at all could be made.
+    private mutating func solveFix(level: Int, offset: Double, context: inout EpochContext) -> Bool {
+        let table = context.beacons
         observations.removeAll(keepingCapacity: true)
         for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
             let entry = table[slot]
@@ -140,17 +175,16 @@ struct DeviceTrack: Sendable {
                 identity: entry.beacon.identity, position: entry.beacon.position, level: level,
                 model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
         }
-        let solved = context.solve(observations, level: level, into: &fix)
+        return context.solve(observations, level: level, into: &fix)
+    }
+
+    /// The track's lifecycle for one epoch ending at `end`: a new floor retires the track (it
+    /// starts over at this epoch's fix there); a missing track starts at a determined fix; a
+    /// running one moves to the epoch's floor, fuses the epoch's samples and is verified
+    /// against the fix. A tracker that refuses its input is retired and counted as a restart.
+    private mutating func trackEpoch(_ samples: ArraySlice<Pending>, end: Double, level: Int, setup: PlanConfiguration,
+                                     context: inout EpochContext) -> TrackOutcome {
         let configuration = context.configuration
-        let start = end - configuration.epoch
-
-        guard solved else { return }
-        if configuration.tracking == .none {
-            // A snapshot fix stands for the middle of the window its samples came from.
-            reports.append(report(time: start + configuration.epoch / 2, fix: fix, floor: floor, offset: offset))
-            return
-        }
-
         var measured = PositionMeasurement(fix, time: end)
         measured.level = level
         // A new floor: start over at this epoch's fix there, rather than carry the old floor's
@@ -161,45 +195,24 @@ struct DeviceTrack: Sendable {
         }
         do {
             if tracker == nil {
-                guard fix.status.isDetermined else {
-                    reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
-                    return
-                }
-                var trackerConfiguration = configuration.tracker
-                trackerConfiguration.receiverHeight = context.receiverHeight
-                trackerConfiguration.outline = context.outline(of: floor)
-                trackerConfiguration.recordsHistory = configuration.recordsHistory
-                tracker = try TrackerBank(first: measured, configuration: trackerConfiguration,
+                guard fix.status.isDetermined else { return .notStarted }
+                tracker = try TrackerBank(first: measured, configuration: setup.tracker,
                                           offset: context.deviceOffset,
                                           shadowing: context.shadowingModels(onLevel: level),
-                                          floorElevation: floor.elevation, offsetEstimate: lastOffset)
+                                          floorElevation: setup.floorElevation, offsetEstimate: lastOffset)
             } else if var current = tracker {
                 // Mutated away from `tracker` so that its storage stays uniquely referenced.
                 tracker = nil
+                defer { tracker = current }
                 if current.level != level {
-                    try current.changeLevel(to: level, elevation: floor.elevation,
-                                            outline: context.outline(of: floor), at: start)
+                    try current.changeLevel(to: level, elevation: setup.floorElevation, outline: setup.outline,
+                                            at: end - configuration.epoch)
                 }
-                measurements.removeAll(keepingCapacity: true)
-                for s in samples where table[s.slot].beacon.level == level && s.time >= current.time
-                    && !context.isSetApart(s.slot) {
-                    let identity = table[s.slot].beacon.identity
-                    if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
-                    var model = table[s.slot].model
-                    model.sigma *= fit.inflation[s.slot].squareRoot()
-                    measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
-                                                        model: model, rssi: s.rssi, beaconKey: s.slot))
+                collectMeasurements(samples, level: level, after: current.time, context: context)
+                try current.update(measurements, at: end)
+                if fix.status.isDetermined {
+                    try current.verify(against: measured)
                 }
-                do {
-                    try current.update(measurements, at: end)
-                    if fix.status.isDetermined {
-                        try current.verify(against: measured)
-                    }
-                } catch {
-                    tracker = current
-                    throw error
-                }
-                tracker = current
             }
         } catch {
             // The tracker refused its input (it is left unchanged by a throw); restart it at the
@@ -207,17 +220,38 @@ struct DeviceTrack: Sendable {
             if let tracker { retire(tracker, keepHistory: configuration.recordsHistory) }
             tracker = nil
             context.statistics.trackRestarts += 1
-            if fix.status.isDetermined {
-                reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
-            }
-            return
+            return .refused
         }
-        guard let current = tracker else { return }
+        guard let tracker else { return .refused }
+        return .tracked(tracker)
+    }
+
+    /// The tracker's measurements of the epoch: the samples on `level` not before the track's
+    /// time, without set-apart beacons and the fix's rejected ones, each beacon's σ inflated by
+    /// how badly it has fitted this device (``BeaconConsistency/inflation``).
+    private mutating func collectMeasurements(_ samples: ArraySlice<Pending>, level: Int, after time: Double,
+                                              context: EpochContext) {
+        let table = context.beacons
+        measurements.removeAll(keepingCapacity: true)
+        for s in samples where table[s.slot].beacon.level == level && s.time >= time && !context.isSetApart(s.slot) {
+            let identity = table[s.slot].beacon.identity
+            if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
+            var model = table[s.slot].model
+            model.sigma *= fit.inflation[s.slot].squareRoot()
+            measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
+                                                model: model, rssi: s.rssi, beaconKey: s.slot))
+        }
+    }
+
+    /// Report: scores the beacons against the track, feeds the online learner and appends the
+    /// tracked report at `end`.
+    private mutating func reportTracked(_ current: TrackerBank, samples: ArraySlice<Pending>, end: Double, level: Int,
+                                        floor: Floor, context: inout EpochContext,
+                                        into reports: inout [PositionReport]) {
         let estimate = current.estimate
         scoreBeacons(level: level, estimate: estimate, noiseScale: current.noiseScale,
                      offset: current.deviceOffset, context: &context)
-        let position = Point3D(x: estimate.position.x, y: estimate.position.y,
-                               z: floor.elevation + context.receiverHeight)
+        let position = context.geometry.position(estimate.position, onLevel: level)
         if context.learner != nil {
             context.learn(samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
                           covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
@@ -243,7 +277,7 @@ struct DeviceTrack: Sendable {
     private mutating func scoreBeacons(level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
                               context: inout EpochContext) {
         let table = context.beacons
-        let receiverZ = (table.floors[level]?.elevation ?? 0) + context.receiverHeight
+        let receiverZ = context.geometry.receiverElevation(onLevel: level)
         for slot in touched where table[slot].beacon.level == level {
             let entry = table[slot]
             let dx = estimate.position.x - entry.beacon.position.x
@@ -300,16 +334,16 @@ extension DeviceTrack {
     /// `time` costs no more than a near one. Nothing is predicted without a track (raw fixes, or
     /// before the first determined fix).
     mutating func advance(to time: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
-        let epoch = context.configuration.epoch
+        let epoch = grid.length
         let limit = time - context.configuration.reorderDelay
-        guard limit.isFinite, var start = epochStart else { return }
+        guard limit.isFinite, var start = grid.start else { return }
         var predicting = tracker != nil
         while limit >= start + epoch {
             let end = start + epoch
             guard end > start else { break }   // beyond Double's resolution of the grid
             let before = reports.count
             if pending.contains(where: { $0.time < end }) { closeEpoch(end: end, context: &context, into: &reports) }
-            hasClosedEpoch = true
+            grid.markClosed()
             if reports.count == before, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
                let level = tracker.level ?? self.level, let floor = context.beacons.floors[level] {
                 // At the cap the track coasts no further: one capped prediction is reported (the
@@ -321,8 +355,7 @@ extension DeviceTrack {
                 } else {
                     reports.append(PositionReport(
                         timestamp: end, device: device,
-                        position: Point3D(x: estimate.position.x, y: estimate.position.y,
-                                          z: floor.elevation + context.receiverHeight),
+                        position: context.geometry.position(estimate.position, onLevel: level),
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
                         zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy,
                                            floor: floor),
@@ -331,15 +364,10 @@ extension DeviceTrack {
                 }
             }
             predicting = predicting && tracker != nil
-            start = end
-            if !predicting {
-                // Nothing to report until the next pending sample: skip the empty epochs in
-                // one step, keeping the grid.
-                let next = min(pending.lazy.map(\.time).min() ?? limit, limit)
-                let skipped = ((next - start) / epoch).rounded(.down) - 1
-                if skipped > 0 { start += skipped * epoch }
-            }
-            epochStart = start
+            // Nothing to report until the next pending sample: skip the empty epochs in one
+            // step, keeping the grid.
+            let next = predicting ? end : min(pending.lazy.map(\.time).min() ?? limit, limit)
+            start = grid.afterClock(end: end, next: next, skipping: !predicting)
         }
     }
 }

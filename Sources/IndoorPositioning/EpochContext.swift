@@ -4,7 +4,8 @@ import LinearAlgebra
 struct EpochContext: Sendable {
     let configuration: PositioningEngine.Configuration
     private(set) var beacons: BeaconTable
-    let receiverHeight: Double
+    /// The plan's geometry: receiver height, and per floor the solver's and tracker's settings.
+    let geometry: FloorGeometry
     /// The device-offset model every track starts from: the configuration's, or the default
     /// for a calibrated or an uncalibrated plan.
     let deviceOffset: DeviceOffsetModel
@@ -23,7 +24,10 @@ struct EpochContext: Sendable {
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
         self.beacons = beacons
-        self.receiverHeight = receiverHeight
+        var tracker = configuration.tracker
+        tracker.recordsHistory = configuration.recordsHistory
+        geometry = FloorGeometry(floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
+                                 tracker: tracker, constrainToOutline: configuration.constrainToOutline)
         deviceOffset = configuration.deviceOffset
             ?? DeviceOffsetModel(priorSigma: beacons.isCalibrated ? PositioningEngine.Configuration.calibratedOffsetSigma
                                                                   : PositioningEngine.Configuration.uncalibratedOffsetSigma)
@@ -37,23 +41,10 @@ struct EpochContext: Sendable {
                 },
                 settings: learning.calibrator)
         }
-        var elevations: [Int: Double] = [:]
-        for (level, floor) in beacons.floors { elevations[level] = floor.elevation }
-        for (level, floor) in beacons.floors {
-            let setup = PlanConfiguration(floor: floor, receiverHeight: receiverHeight, elevations: elevations,
-                                          solver: configuration.solver, tracker: configuration.tracker,
-                                          constrainToOutline: configuration.constrainToOutline)
+        for (level, setup) in geometry.floors {
             solverLevels.append(level)
             solvers.append(TrilaterationSolver(configuration: setup.solver))
         }
-    }
-
-    /// The outline positions on `floor` are kept inside: the floor's, unless the configuration
-    /// turns the constraint off.
-    func outline(of floor: Floor) -> Polygon? { Self.outline(of: floor, configuration) }
-
-    private static func outline(of floor: Floor, _ configuration: PositioningEngine.Configuration) -> Polygon? {
-        configuration.constrainToOutline ? floor.outline : nil
     }
 
     /// The shadowing models of the tracker bank on `level`: the configured one (with at most as

@@ -1,4 +1,5 @@
 // The one module users import: it re-exports every stage of the pipeline.
+@_exported import StrictJSON
 @_exported import BeaconModel
 @_exported import LinearAlgebra
 @_exported import Ranging

@@ -98,7 +98,7 @@ public struct PositioningEngine: Sendable {
         } else {
             // The configuration was validated in init, so this cannot fail; stay total anyway.
             guard let created = try? DeviceTrack(device: sample.device, levels: context.beacons.levels,
-                                                 floor: context.configuration.floor) else { return .late }
+                                                 epoch: context.configuration.epoch, floor: context.configuration.floor) else { return .late }
             index = devices.insert(created)
         }
         let before = ready.count

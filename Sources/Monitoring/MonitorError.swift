@@ -1,4 +1,5 @@
 import BeaconModel
+import StrictJSON
 
 /// Why a region could not be added, or a regions file or snapshot could not be read.
 ///
@@ -8,7 +9,7 @@ import BeaconModel
 public enum MonitorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A JSON problem in the regions file (syntax, a missing key, a wrong type, a value out of
     /// range, NaN or infinity, a malformed UUID), with its path.
-    case json(FloorPlanError)
+    case json(JSONError)
     /// A zone id that no floor of the plan has.
     case unknownZone(path: String, id: String)
     /// Two regions share an identifier; `firstPath` is where it was first used.

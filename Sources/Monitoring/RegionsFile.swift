@@ -1,5 +1,6 @@
 import BeaconModel
 import Foundation
+import StrictJSON
 
 /// One region of a regions file: an identifier, a condition, an optional parent and optional
 /// hysteresis of its own.
@@ -73,7 +74,7 @@ public struct RegionsFile: Sendable, Hashable {
                 }
                 regions.append(RegionDefinition(id: id, condition: condition, parent: parent, hysteresis: hysteresis))
             }
-        } catch let error as FloorPlanError {
+        } catch let error as JSONError {
             throw .json(error)
         } catch let error as MonitorError {
             throw error
@@ -129,13 +130,13 @@ public struct RegionsFile: Sendable, Hashable {
             let b = try beacon.object()
             let uuid = try b.required("uuid").uuid()
             let range = Int(UInt16.min)...Int(UInt16.max)
-            let major = try b.optional("major").map { node throws(FloorPlanError) in UInt16(try node.integer(in: range)) }
-            let minor = try b.optional("minor").map { node throws(FloorPlanError) in UInt16(try node.integer(in: range)) }
+            let major = try b.optional("major").map { node throws(JSONError) in UInt16(try node.integer(in: range)) }
+            let minor = try b.optional("minor").map { node throws(JSONError) in UInt16(try node.integer(in: range)) }
             switch (major, minor) {
             case (nil, nil): return .beacon(BeaconCondition(uuid: uuid))
             case (let major?, nil): return .beacon(BeaconCondition(uuid: uuid, major: major))
             case (let major?, let minor?): return .beacon(BeaconCondition(uuid: uuid, major: major, minor: minor))
-            case (nil, _?): throw FloorPlanError.missingKey(path: "\(beacon.path).major")
+            case (nil, _?): throw JSONError.missingKey(path: "\(beacon.path).major")
             }
         }
         if let circle {

@@ -191,8 +191,8 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             throw .invalidJSON(path: label, detail: "\(error)")
         }
         // What JSONDecoder lets through: a key given twice (it keeps the last silently).
-        do throws(FloorPlanError) {
-            try StrictJSON.check(data)
+        do throws(JSONError) {
+            try JSONElement.check(data)
         } catch {
             if case .malformedJSON(let detail) = error { throw .invalidJSON(path: label, detail: detail) }
             throw .invalidJSON(path: label, detail: error.description)

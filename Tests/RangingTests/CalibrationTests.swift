@@ -12,8 +12,8 @@ struct CalibrationTests {
         abs(result.model.measuredPower - truth.measuredPower) <= 0.5 && abs(result.model.exponent - truth.exponent) <= 0.05
     }
 
-    @Test("acceptance: 2000 samples, σ = 4 dB, 0.5–15 m: P₀ within 0.5 dB, n within 0.05, every method")
-    func acceptanceClean() throws {
+    @Test("2000 samples, σ = 4 dB, 0.5–15 m: P₀ within 0.5 dB, n within 0.05, every method")
+    func cleanSamples() throws {
         let samples = Simulation.samples(model: truth, count: 2000, seed: 1)
         for method in [CalibrationMethod.leastSquares, .huber, .robust, .trimmed(fraction: 0.1)] {
             let result = try PathLossCalibration(method: method).fit(samples)
@@ -29,8 +29,8 @@ struct CalibrationTests {
         #expect(plain.distanceSpan.lowerBound >= 0.5 && plain.distanceSpan.upperBound <= 15)
     }
 
-    @Test("acceptance: 10 % gross outliers ruin least squares; bisquare and trimmed still meet the bound")
-    func acceptanceOutliers() throws {
+    @Test("10 % gross outliers ruin least squares; bisquare and trimmed still meet the bound")
+    func grossOutliers() throws {
         let samples = Simulation.samples(model: truth, count: 2000, outlierShare: 0.1, seed: 2)
         let plain = try PathLossCalibration().fit(samples)
         #expect(!meets(plain), "least squares unexpectedly met the bound: P₀ \(plain.model.measuredPower)")

@@ -12,7 +12,7 @@ import Ranging
 /// 1/rate × U(0.7, 1.3)), with RSSI = P₀ − 10 n log₁₀ d + N(0, σ²), d the 3-D distance from the
 /// receiver (at `receiverHeight`) to the beacon.
 public struct WalkSimulator: Sendable {
-    /// The simulation's parameters. The defaults are the acceptance scenario: 8 beacons at 2.6 m
+    /// The simulation's parameters. The defaults are the reference walk of the tracking tests: 8 beacons at 2.6 m
     /// in 24 × 16 m, receiver at 1.2 m, σ = 4 dB, 4 samples/s per beacon, 1.0–1.3 m/s, 5 minutes.
     public struct Configuration: Sendable {
         public var width = 24.0

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import Trilateration
 
-/// Accuracy against the Cramér–Rao bound in the seeded simulation of the issue: 8 beacons in
+/// Accuracy against the Cramér–Rao bound in a seeded simulation: 8 beacons in
 /// 24 × 16 m, σ = 4 dB, 4 samples per beacon, 400 random points.
 @Suite struct AccuracyTests {
     static let points = 400
@@ -101,7 +101,7 @@ import TestSupport
                          k, moved.rmse, moved.rmse / clean.rmse, clean.rmse, 100 * moved.rejectedFraction,
                          100 * moved.rejectedWhenDetectable, 100 * moved.detectableFraction,
                          naive.rmse, naive.rmse / clean.rmse))
-            // Rejection helps. The issue's targets (≤ 1.3 × clean, rejected in most fixes) are
+            // Rejection helps. The targets (≤ 1.3 × clean, rejected in most fixes) are
             // NOT met: a beacon moved 6 m biases most fixes by less than the 2 dB noise of a
             // 4-sample mean, and where the bias is large the data are equally consistent with
             // the phone standing next to the planned position (see Docs/Trilateration.md).

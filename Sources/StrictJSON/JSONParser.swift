@@ -6,9 +6,9 @@
 /// column, rejects duplicate keys, leaves range checks to the walker (so `1e400` becomes a
 /// path-naming "not a finite number"), and nests at most ``maximumDepth`` deep so that hostile
 /// input cannot exhaust the stack. A leading UTF-8 byte-order mark is skipped.
-struct JSONParser {
+package struct JSONParser {
     /// Deepest nesting of arrays and objects accepted; a floor plan needs 5.
-    static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     private let bytes: [UInt8]
     private var offset = 0
@@ -19,8 +19,8 @@ struct JSONParser {
     }
 
     /// Parses one JSON document (surrounding whitespace allowed, nothing else after it).
-    /// - Throws: ``FloorPlanError/malformedJSON(detail:)`` with line and column.
-    static func parse(_ bytes: [UInt8]) throws(FloorPlanError) -> JSONValue {
+    /// - Throws: ``JSONError/malformedJSON(detail:)`` with line and column.
+    package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         if parser.offset == bytes.count { throw parser.error("the document is empty") }
@@ -32,7 +32,7 @@ struct JSONParser {
 
     // MARK: - Values
 
-    private mutating func parseValue(depth: Int) throws(FloorPlanError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
         guard let byte = peek() else { throw error("unexpected end of data, a value was expected") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -49,7 +49,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(FloorPlanError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
         if depth > Self.maximumDepth { throw error("nested deeper than \(Self.maximumDepth) levels") }
         offset += 1  // {
         var members: [(key: String, value: JSONValue)] = []
@@ -83,7 +83,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(FloorPlanError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
         if depth > Self.maximumDepth { throw error("nested deeper than \(Self.maximumDepth) levels") }
         offset += 1  // [
         var elements: [JSONValue] = []
@@ -106,7 +106,7 @@ struct JSONParser {
     // MARK: - Scalars
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, returned as written.
-    private mutating func parseNumber() throws(FloorPlanError) -> String {
+    private mutating func parseNumber() throws(JSONError) -> String {
         let start = offset
         if peek() == UInt8(ascii: "-") { offset += 1 }
         guard let first = peek(), isDigit(first) else { throw error("a digit was expected in the number") }
@@ -129,7 +129,7 @@ struct JSONParser {
         return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
 
-    private mutating func parseString() throws(FloorPlanError) -> String {
+    private mutating func parseString() throws(JSONError) -> String {
         offset += 1  // opening quote
         var utf8: [UInt8] = []
         while true {
@@ -153,7 +153,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseEscape(into utf8: inout [UInt8]) throws(FloorPlanError) {
+    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONError) {
         guard let byte = peek() else { throw error("unexpected end of data in an escape") }
         offset += 1
         switch byte {
@@ -185,7 +185,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(FloorPlanError) -> UInt32 {
+    private mutating func parseHex4() throws(JSONError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = peek() else { throw error("unexpected end of data in a \\u escape") }
@@ -202,7 +202,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(FloorPlanError) {
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
         let text = literal.withUTF8Buffer { Array($0) }
         guard offset + text.count <= bytes.count, Array(bytes[offset..<offset + text.count]) == text else {
             throw error("unexpected characters, \(literal) or another value was expected")
@@ -234,7 +234,7 @@ struct JSONParser {
 
     /// The error at `position` (default: the current offset), with 1-based line and column
     /// (column counted in bytes).
-    private func error(_ message: String, at position: Int? = nil) -> FloorPlanError {
+    private func error(_ message: String, at position: Int? = nil) -> JSONError {
         let end = min(position ?? offset, bytes.count)
         var line = 1, column = 1
         for byte in bytes[..<end] {

@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 @testable import Tracking
 
-/// The issue's acceptance numbers on seeded 5-minute walks (8 beacons, 24 × 16 m, σ = 4 dB,
+/// The tracker against the common pipeline on seeded 5-minute walks (8 beacons, 24 × 16 m, σ = 4 dB,
 /// 4 samples/s per beacon), against the common pipeline on the same samples. Figures are
 /// means over seeds 1–8 and are printed for the report.
-@Suite("Acceptance: simulated 5-minute walks")
-struct AcceptanceTests {
+@Suite("Simulated 5-minute walks: the tracker against the common pipeline")
+struct SimulatedWalkTests {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5, 6, 7, 8]
 
     struct Summary {
@@ -15,7 +15,7 @@ struct AcceptanceTests {
     }
 
     enum Baseline: String {
-        /// Unweighted least squares, fixed R, fixes stamped at the window end (≈ 2 m, the issue's scale).
+        /// Unweighted least squares, fixed R, fixes stamped at the window end (≈ 2 m: what a typical deployment gets).
         case unweighted = "unweighted LS"
         /// 1/d²-weighted least squares, fixed R, fixes stamped at the window end.
         case weighted = "1/d²-weighted LS"
@@ -35,13 +35,13 @@ struct AcceptanceTests {
         }
         let n = Double(seeds.count)
         let s = Summary(baseline: sum.baseline / n, causal: sum.causal / n, smoothed: sum.smoothed / n, honesty: sum.honesty / n)
-        print(String(format: "ACCEPTANCE %@ vs %@: common %.3f m, causal %.3f m (%.2f×), RTS %.3f m (%.2f×), error ≤ accuracy %.0f %%",
+        print(String(format: "SIMULATED WALKS %@ vs %@: common %.3f m, causal %.3f m (%.2f×), RTS %.3f m (%.2f×), error ≤ accuracy %.0f %%",
                      epochUpdate ? "epoch update" : "per-sample EKF", baseline.rawValue,
                      s.baseline, s.causal, s.causal / s.baseline, s.smoothed, s.smoothed / s.baseline, 100 * s.honesty))
         return s
     }
 
-    @Test("Issue targets, epoch update: causal ≤ 0.85× and ≤ 1.8 m, RTS ≤ 0.6× and ≤ 1.2 m, honest 55–80 %")
+    @Test("Epoch update: causal ≤ 0.85× and ≤ 1.8 m, RTS ≤ 0.6× and ≤ 1.2 m, honest 55–80 %")
     func epochUpdate() throws {
         let s = try Self.summary(epochUpdate: true, baseline: .unweighted)
         #expect(s.causal <= 0.85 * s.baseline)
@@ -51,7 +51,7 @@ struct AcceptanceTests {
         #expect(s.honesty >= 0.55 && s.honesty <= 0.80)
     }
 
-    @Test("Issue targets, one sample at a time (EKF)")
+    @Test("One sample at a time (EKF): the same bounds as the epoch update")
     func perSample() throws {
         let s = try Self.summary(epochUpdate: false, baseline: .unweighted)
         #expect(s.causal <= 0.85 * s.baseline)

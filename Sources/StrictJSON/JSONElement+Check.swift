@@ -3,10 +3,10 @@ import Foundation
 /// The strict syntax check of the package's JSON parser (duplicate keys, nesting depth,
 /// trailing text), for formats that decode with `JSONDecoder`, which accepts duplicate keys
 /// silently (the last one wins).
-package enum StrictJSON {
-    /// Throws ``FloorPlanError/malformedJSON(detail:)`` (with line and column) unless `data` is
+extension JSONElement {
+    /// Throws ``JSONError/malformedJSON(detail:)`` (with line and column) unless `data` is
     /// one well-formed JSON document without duplicate keys.
-    package static func check(_ data: Data) throws(FloorPlanError) {
+    public static func check(_ data: Data) throws(JSONError) {
         _ = try JSONParser.parse(Array(data))
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 /// floor plan's.
 ///
 /// An element is a JSON value together with its path in the document (`regions[3].circle.radius`).
-/// The typed accessors throw ``FloorPlanError`` cases that name that path and the value as
-/// written (``FloorPlanError/wrongType(path:expected:found:)``,
-/// ``FloorPlanError/outOfRange(path:value:range:)``, ``FloorPlanError/nonFinite(path:value:)``,
-/// ``FloorPlanError/missingKey(path:)``, ``FloorPlanError/malformedUUID(path:value:)``); a file
+/// The typed accessors throw ``JSONError`` cases that name that path and the value as
+/// written (``JSONError/wrongType(path:expected:found:)``,
+/// ``JSONError/outOfRange(path:value:range:)``, ``JSONError/nonFinite(path:value:)``,
+/// ``JSONError/missingKey(path:)``, ``JSONError/malformedUUID(path:value:)``); a file
 /// format that is not a floor plan maps them to its own error type.
 public struct JSONElement: Sendable {
     let node: JSONNode
@@ -16,8 +16,8 @@ public struct JSONElement: Sendable {
     init(_ node: JSONNode) { self.node = node }
 
     /// Parses a whole document (UTF-8, RFC 8259, duplicate keys rejected).
-    /// - Throws: ``FloorPlanError/malformedJSON(detail:)`` with line and column.
-    public static func parse(_ data: Data) throws(FloorPlanError) -> JSONElement {
+    /// - Throws: ``JSONError/malformedJSON(detail:)`` with line and column.
+    public static func parse(_ data: Data) throws(JSONError) -> JSONElement {
         JSONElement(JSONNode(value: try JSONParser.parse(Array(data)), path: ""))
     }
 
@@ -27,21 +27,21 @@ public struct JSONElement: Sendable {
     public var literal: String { node.literal }
 
     /// The members of an object.
-    public func object() throws(FloorPlanError) -> JSONMembers { JSONMembers(try node.object()) }
+    public func object() throws(JSONError) -> JSONMembers { JSONMembers(try node.object()) }
     /// The elements of an array, each with its indexed path.
-    public func array() throws(FloorPlanError) -> [JSONElement] { try node.array().map(JSONElement.init) }
+    public func array() throws(JSONError) -> [JSONElement] { try node.array().map(JSONElement.init) }
     /// A string.
-    public func string() throws(FloorPlanError) -> String { try node.string() }
+    public func string() throws(JSONError) -> String { try node.string() }
     /// A finite number.
-    public func double() throws(FloorPlanError) -> Double { try node.double() }
+    public func double() throws(JSONError) -> Double { try node.double() }
     /// A finite number within `range`; `unit` follows the range in the message.
-    public func double(in range: ClosedRange<Double>, unit: String = "") throws(FloorPlanError) -> Double {
+    public func double(in range: ClosedRange<Double>, unit: String = "") throws(JSONError) -> Double {
         try node.double(in: range, unit: unit)
     }
     /// An integer within `range` (`1.0` is accepted as 1).
-    public func integer(in range: ClosedRange<Int>) throws(FloorPlanError) -> Int { try node.integer(in: range) }
+    public func integer(in range: ClosedRange<Int>) throws(JSONError) -> Int { try node.integer(in: range) }
     /// A UUID string, upper or lower case.
-    public func uuid() throws(FloorPlanError) -> UUID { try node.uuid() }
+    public func uuid() throws(JSONError) -> UUID { try node.uuid() }
 }
 
 /// The members of a JSON object, looked up by key with paths.
@@ -52,8 +52,8 @@ public struct JSONMembers: Sendable {
 
     /// The keys present, sorted.
     public var keys: [String] { object.members.keys.sorted() }
-    /// The member `key`; missing or `null` is ``FloorPlanError/missingKey(path:)``.
-    public func required(_ key: String) throws(FloorPlanError) -> JSONElement { JSONElement(try object.required(key)) }
+    /// The member `key`; missing or `null` is ``JSONError/missingKey(path:)``.
+    public func required(_ key: String) throws(JSONError) -> JSONElement { JSONElement(try object.required(key)) }
     /// The member `key`, or nil when it is missing or `null`.
     public func optional(_ key: String) -> JSONElement? { object.optional(key).map(JSONElement.init) }
 }

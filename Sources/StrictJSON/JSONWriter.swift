@@ -1,9 +1,9 @@
 /// Prints a ``JSONValue`` as stable, pretty JSON: keys sorted by their UTF-8 bytes, two-space
 /// indentation, a container holding only scalars (a point `[x, y]`, a short list) on one line,
 /// and a final newline. The same value always gives the same bytes.
-enum JSONWriter {
+package enum JSONWriter {
     /// The document's UTF-8 text.
-    static func write(_ value: JSONValue) -> [UInt8] {
+    package static func write(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         write(value, indent: 0, into: &out)
         out.append(0x0A)
@@ -77,7 +77,7 @@ enum JSONWriter {
 
 extension JSONValue {
     /// Whether the value is neither an array nor an object.
-    var isScalar: Bool {
+    package var isScalar: Bool {
         switch self {
         case .array, .object: return false
         default: return true

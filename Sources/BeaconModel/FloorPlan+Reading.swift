@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Reading and writing the floor-plan JSON format of `FORMATS.md`.
 ///
@@ -31,7 +32,7 @@ extension FloorPlan {
     /// ``FloorPlanError/misspelledKey(path:key:suggestion:)``.
     /// - Throws: ``FloorPlanError`` naming the first problem, its JSON path and its value.
     public init(jsonData: Data) throws(FloorPlanError) {
-        let root = JSONNode(value: try JSONParser.parse(Array(jsonData)), path: "")
+        let root = try PlanNode.parse(jsonData)
         let top = try root.object()
         try top.rejectMisspelledKeys(known: ["formatVersion", "name", "defaults", "floors", "georeference"])
 
@@ -99,7 +100,7 @@ extension FloorPlan {
 
     // MARK: - Decoding
 
-    private static func decodeDefaults(_ node: JSONNode) throws(FloorPlanError) -> PlanDefaults {
+    private static func decodeDefaults(_ node: PlanNode) throws(FloorPlanError) -> PlanDefaults {
         let object = try node.object()
         try object.rejectMisspelledKeys(known: ["measuredPower", "pathLossExponent", "receiverHeight"])
         var defaults = PlanDefaults()
@@ -113,7 +114,7 @@ extension FloorPlan {
         return defaults
     }
 
-    private static func decodeGeoreference(_ node: JSONNode) throws(FloorPlanError) -> Georeference {
+    private static func decodeGeoreference(_ node: PlanNode) throws(FloorPlanError) -> Georeference {
         let object = try node.object()
         try object.rejectMisspelledKeys(known: ["latitude", "longitude", "bearing"])
         return Georeference(
@@ -122,7 +123,7 @@ extension FloorPlan {
             bearing: try object.optional("bearing")?.double(in: Georeference.bearingRange, unit: "degrees") ?? 0)
     }
 
-    private static func decodeFloor(_ node: JSONNode) throws(FloorPlanError) -> Floor {
+    private static func decodeFloor(_ node: PlanNode) throws(FloorPlanError) -> Floor {
         let object = try node.object()
         try object.rejectMisspelledKeys(known: ["level", "name", "elevation", "outline", "zones", "beacons"])
         let level = try object.required("level").integer(in: levelRange)
@@ -145,7 +146,7 @@ extension FloorPlan {
                      zones: zones, beacons: beacons)
     }
 
-    private static func decodeBeacon(_ node: JSONNode) throws(FloorPlanError) -> Beacon {
+    private static func decodeBeacon(_ node: PlanNode) throws(FloorPlanError) -> Beacon {
         let object = try node.object()
         try object.rejectMisspelledKeys(known: ["uuid", "major", "minor", "x", "y", "z", "measuredPower", "pathLossExponent"])
         let identityRange = Int(UInt16.min)...Int(UInt16.max)

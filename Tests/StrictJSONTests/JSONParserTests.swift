@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BeaconModel
+@testable import StrictJSON
 
 @Suite("Strict JSON reading")
 struct JSONParserTests {
@@ -27,8 +27,8 @@ struct JSONParserTests {
         (#"{'floors': []}"#, "an object key in double quotes was expected (line 1, column 2)"),
     ] as [(String, String)])
     func syntaxErrors(_ text: String, detail: String) {
-        #expect(throws: FloorPlanError.malformedJSON(detail: detail)) {
-            try FloorPlan(jsonData: Data(text.utf8))
+        #expect(throws: JSONError.malformedJSON(detail: detail)) {
+            try JSONElement.check(Data(text.utf8))
         }
     }
 
@@ -37,9 +37,9 @@ struct JSONParserTests {
         var bytes = Array(#"{"name": "ab"#.utf8)
         bytes += [0xC3, 0x28]   // a lead byte followed by a non-continuation byte
         bytes += Array(#"", "floors": []}"#.utf8)
-        #expect(throws: FloorPlanError.self) { try FloorPlan(jsonData: Data(bytes)) }
+        #expect(throws: JSONError.self) { try JSONElement.check(Data(bytes)) }
         do {
-            _ = try FloorPlan(jsonData: Data(bytes))
+            try JSONElement.check(Data(bytes))
         } catch {
             guard case .malformedJSON(let detail) = error else { Issue.record("\(error)"); return }
             #expect(detail.hasPrefix("the string is not valid UTF-8"))
@@ -49,18 +49,20 @@ struct JSONParserTests {
     @Test("hostile nesting is an error, not a stack overflow")
     func deepNesting() {
         let text = #"{"floors": "# + String(repeating: "[", count: 100_000)
-        #expect(throws: FloorPlanError.malformedJSON(
+        #expect(throws: JSONError.malformedJSON(
             detail: "nested deeper than \(JSONParser.maximumDepth) levels (line 1, column \(11 + JSONParser.maximumDepth))")) {
-            try FloorPlan(jsonData: Data(text.utf8))
+            try JSONElement.check(Data(text.utf8))
         }
     }
 
     @Test("escapes, a byte-order mark and non-ASCII text are read correctly")
     func escapes() throws {
         let text = "\u{FEFF}" + #"{"name": "Caf\u00e9 \"A\" \\ \/ \ud83d\ude00 ü\n", "floors": []}"#
-        let plan = try FloorPlan(jsonData: Data(text.utf8))
-        #expect(plan.name == "Café \"A\" \\ / 😀 ü\n")
-        #expect(try FloorPlan(jsonData: plan.jsonData()).name == plan.name)
+        let name = try JSONElement.parse(Data(text.utf8)).object().required("name").string()
+        #expect(name == "Café \"A\" \\ / 😀 ü\n")
+        // Written and read again, the text is the same.
+        let written = JSONWriter.write(try JSONParser.parse(Array(text.utf8)))
+        #expect(try JSONElement.parse(Data(written)).object().required("name").string() == name)
     }
 
     @Test("numbers keep the literal the file gave, for messages")

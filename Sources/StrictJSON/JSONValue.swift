@@ -4,7 +4,7 @@
 ///
 /// Internal: the floor-plan reader walks it with paths (see `JSONNode`), the writer prints it
 /// (see `JSONWriter`).
-enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     case null
     case bool(Bool)
     /// A number as written in the file (RFC 8259 grammar), for example `-61.0` or `1e400`.
@@ -16,14 +16,14 @@ enum JSONValue: Sendable {
 
     /// A number from a `Double`, in Swift's shortest round-trip form (`7.09`, `-61.0`).
     /// Only finite values are representable in JSON; callers validate before writing.
-    static func number(_ value: Double) -> JSONValue { .number(value.description) }
+    package static func number(_ value: Double) -> JSONValue { .number(value.description) }
 
     /// A number from an integer.
-    static func number(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func number(_ value: Int) -> JSONValue { .number(String(value)) }
 
     /// How the value reads in an error message: the literal for scalars, the kind for
     /// containers (strings are quoted and cut to 40 characters).
-    var summary: String {
+    package var summary: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"

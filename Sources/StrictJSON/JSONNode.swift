@@ -1,18 +1,24 @@
 import Foundation
 
 /// A JSON value together with its path in the document (`floors[1].beacons[3].major`), with
-/// typed accessors that throw ``FloorPlanError`` naming that path and the value as written.
-struct JSONNode {
+/// typed accessors that throw ``JSONError`` naming that path and the value as written.
+package struct JSONNode {
     /// The value at ``path``.
-    let value: JSONValue
+    package let value: JSONValue
     /// Dotted path with `[i]` indices; empty for the top level.
-    let path: String
+    package let path: String
+
+    /// The value `value` at `path`.
+    package init(value: JSONValue, path: String) {
+        self.value = value
+        self.path = path
+    }
 
     /// The member `key` of this object node's path.
-    func path(for key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func path(for key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The object's members by key (the parser guarantees unique keys).
-    func object() throws(FloorPlanError) -> JSONObjectNode {
+    package func object() throws(JSONError) -> JSONObjectNode {
         guard case .object(let members) = value else { throw mismatch("an object {…}") }
         var dictionary: [String: JSONValue] = [:]
         for member in members { dictionary[member.key] = member.value }
@@ -20,19 +26,19 @@ struct JSONNode {
     }
 
     /// The array's elements with their indexed paths.
-    func array(of what: String = "an array […]") throws(FloorPlanError) -> [JSONNode] {
+    package func array(of what: String = "an array […]") throws(JSONError) -> [JSONNode] {
         guard case .array(let elements) = value else { throw mismatch(what) }
         return elements.enumerated().map { JSONNode(value: $1, path: "\(path)[\($0)]") }
     }
 
     /// A string.
-    func string() throws(FloorPlanError) -> String {
+    package func string() throws(JSONError) -> String {
         guard case .string(let s) = value else { throw mismatch("a string") }
         return s
     }
 
-    /// A finite number. A literal too large for a `Double` (`1e400`) is ``FloorPlanError/nonFinite(path:value:)``.
-    func double() throws(FloorPlanError) -> Double {
+    /// A finite number. A literal too large for a `Double` (`1e400`) is ``JSONError/nonFinite(path:value:)``.
+    package func double() throws(JSONError) -> Double {
         guard case .number(let text) = value else { throw mismatch("a number") }
         guard let number = Double(text) else { throw mismatch("a number") }
         guard number.isFinite else { throw .nonFinite(path: path, value: text) }
@@ -40,7 +46,7 @@ struct JSONNode {
     }
 
     /// A finite number within `range`; `unit` follows the range in the message (for example "dBm").
-    func double(in range: ClosedRange<Double>, unit: String = "") throws(FloorPlanError) -> Double {
+    package func double(in range: ClosedRange<Double>, unit: String = "") throws(JSONError) -> Double {
         let number = try double()
         guard range.contains(number) else {
             throw .outOfRange(path: path, value: literal,
@@ -51,7 +57,7 @@ struct JSONNode {
 
     /// An integer within `range`. `1.0` is accepted as 1; `1.5` is a wrong type; `70000` for a
     /// major is out of range.
-    func integer(in range: ClosedRange<Int>) throws(FloorPlanError) -> Int {
+    package func integer(in range: ClosedRange<Int>) throws(JSONError) -> Int {
         guard case .number(let text) = value, let number = Double(text) else { throw mismatch("an integer") }
         guard number.isFinite else { throw .nonFinite(path: path, value: text) }
         guard number.rounded() == number else { throw mismatch("an integer") }
@@ -62,31 +68,16 @@ struct JSONNode {
     }
 
     /// A UUID string, upper or lower case.
-    func uuid() throws(FloorPlanError) -> UUID {
+    package func uuid() throws(JSONError) -> UUID {
         let text = try string()
         guard let uuid = UUID(uuidString: text) else { throw .malformedUUID(path: path, value: text) }
         return uuid
     }
 
-    /// A point `[x, y]` of two finite numbers, metres.
-    func point() throws(FloorPlanError) -> Point2D {
-        let what = "a point [x, y] of two numbers"
-        let coordinates = try array(of: what)
-        guard coordinates.count == 2 else { throw mismatch(what) }
-        return Point2D(x: try coordinates[0].double(), y: try coordinates[1].double())
-    }
-
-    /// A polygon `[[x, y], …]`. The vertex count and simplicity are checked by plan validation.
-    func polygon() throws(FloorPlanError) -> Polygon {
-        var vertices: [Point2D] = []
-        for node in try array(of: "a polygon [[x, y], …]") { vertices.append(try node.point()) }
-        return Polygon(vertices)
-    }
-
     /// The value as written, for messages.
-    var literal: String { value.summary }
+    package var literal: String { value.summary }
 
-    private func mismatch(_ expected: String) -> FloorPlanError {
+    package func mismatch(_ expected: String) -> JSONError {
         .wrongType(path: path, expected: expected, found: value.summary)
     }
 
@@ -96,21 +87,21 @@ struct JSONNode {
 }
 
 /// An object node: looks up members by key, with paths.
-struct JSONObjectNode {
+package struct JSONObjectNode {
     /// Members by key.
-    let members: [String: JSONValue]
+    package let members: [String: JSONValue]
     /// The object itself.
-    let node: JSONNode
+    package let node: JSONNode
 
-    /// The member `key`; missing or `null` is ``FloorPlanError/missingKey(path:)``.
-    func required(_ key: String) throws(FloorPlanError) -> JSONNode {
+    /// The member `key`; missing or `null` is ``JSONError/missingKey(path:)``.
+    package func required(_ key: String) throws(JSONError) -> JSONNode {
         guard let value = members[key] else { throw .missingKey(path: node.path(for: key)) }
         if case .null = value { throw .missingKey(path: node.path(for: key)) }
         return JSONNode(value: value, path: node.path(for: key))
     }
 
     /// The member `key`, or nil when it is missing or `null` (an optional key left out).
-    func optional(_ key: String) -> JSONNode? {
+    package func optional(_ key: String) -> JSONNode? {
         guard let value = members[key] else { return nil }
         if case .null = value { return nil }
         return JSONNode(value: value, path: node.path(for: key))

@@ -1,7 +1,7 @@
 extension String {
     /// The string in double quotes for a one-line error message: quotes, backslashes and
     /// control characters escaped as in JSON, and cut to `limit` characters with `…`.
-    func quotedForMessage(limit: Int = 40) -> String {
+    package func quotedForMessage(limit: Int = 40) -> String {
         var out = "\""
         for (count, character) in self.enumerated() {
             if count == limit { out += "…"; break }
