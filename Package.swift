@@ -74,6 +74,8 @@ let package = Package(
         ),
         .testTarget(name: "RangingTests", dependencies: ["Ranging", "TestSupport"]),
         .testTarget(name: "PositioningIOTests", dependencies: ["PositioningIO", "TestSupport"]),
+        // Runs the built `indoorpos` (and the example executables) as a subprocess.
+        .testTarget(name: "CommandLineTests", dependencies: ["PositioningIO", "TestSupport"]),
         .testTarget(name: "TrilaterationTests", dependencies: ["Trilateration", "TestSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TestSupport"]),
         .testTarget(name: "MonitoringTests", dependencies: ["Monitoring", "TestSupport"]),

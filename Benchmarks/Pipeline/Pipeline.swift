@@ -60,7 +60,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         let reader = try RSSISampleReader(csv: CSVReader(text: text, label: "batch"))
         var engine = try PositioningEngine(plan: floorPlan, configuration: .init(reorderDelay: 1))
-        let writer = try FixWriter(output: try OutputFile(path: output), format: .csv, includeDevice: false)
+        let writer = try ReportWriter(output: try OutputFile(path: output), format: .csv, includeDevice: false)
         while let sample = try reader.next() {
             engine.push(sample)
             engine.drain(writer.write)

@@ -3,7 +3,7 @@ import Foundation
 /// Why an evaluation or a picture could not be made. Messages are one line that says what to fix.
 public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A fixes, truth or events file could not be read; the CSV error names file, line and column.
-    case input(CSVError)
+    case input(FileError)
     /// No fix lies inside its device's truth (time span, gaps, device names).
     case noOverlap(fixes: String, truth: String)
     /// Fixes lie inside the truth's time span, but every one falls in a gap between truth rows

@@ -18,10 +18,10 @@ public struct EvaluationRun: Sendable, Hashable {
     /// The name the run goes by in tables and charts.
     public var label: String
     /// Its scores.
-    public var evaluation: Evaluation
+    public var evaluation: TrackScore
 
     /// A labelled run.
-    public init(label: String, evaluation: Evaluation) {
+    public init(label: String, evaluation: TrackScore) {
         self.label = label
         self.evaluation = evaluation
     }
@@ -99,7 +99,7 @@ public enum EvaluationReport {
 
     private struct RunJSON: Encodable {
         let label: String?
-        let evaluation: Evaluation
+        let evaluation: TrackScore
 
         enum Keys: String, CodingKey { case label, devices, overall }
 

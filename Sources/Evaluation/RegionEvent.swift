@@ -46,11 +46,11 @@ public struct RegionEvent: Sendable, Hashable {
         do { return try read(csv: CSVReader(text: text, label: label)) } catch { throw .input(error) }
     }
 
-    private static func read(csv: CSVReader) throws(CSVError) -> [RegionEvent] {
+    private static func read(csv: CSVReader) throws(FileError) -> [RegionEvent] {
         let t = try csv.requireColumn("timestamp"), r = try csv.requireColumn("region"), s = try csv.requireColumn("state")
         let d = csv.column("device"), refinement = csv.column("refinement"), flag = csv.column("flag")
         var events: [(Int, RegionEvent)] = []
-        func optional(_ row: [String], _ index: Int?) throws(CSVError) -> String? {
+        func optional(_ row: [String], _ index: Int?) throws(FileError) -> String? {
             guard let index, index < row.count else { return nil }
             let text = try csv.field(row, index)
             return text.isEmpty ? nil : String(text)

@@ -65,7 +65,7 @@ extension TrackTable {
         do { return try read(csv: CSVReader(text: text, label: label)) } catch { throw .input(error) }
     }
 
-    private static func read(csv: CSVReader) throws(CSVError) -> TrackTable {
+    private static func read(csv: CSVReader) throws(FileError) -> TrackTable {
         let t = try csv.requireColumn("timestamp"), x = try csv.requireColumn("x"), y = try csv.requireColumn("y")
         let floor = csv.column("floor"), accuracy = csv.column("accuracy"), device = csv.column("device")
         // The covariance as `locate --covariance` writes it (var_x, var_y, cov_xy), or camel-cased.
@@ -75,7 +75,7 @@ extension TrackTable {
         var tracks: [String: [TrackPoint]] = [:]
         // Plan coordinates beyond ±10,000 km are not a building's; bounding them keeps every
         // error, square and picture scale finite.
-        func coordinate(_ row: [String], _ index: Int) throws(CSVError) -> Double {
+        func coordinate(_ row: [String], _ index: Int) throws(FileError) -> Double {
             let value = try csv.double(row, index)
             guard abs(value) <= TrackTable.coordinateLimit else {
                 throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[index], value: String(try csv.field(row, index)),

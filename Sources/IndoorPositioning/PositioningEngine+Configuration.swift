@@ -92,8 +92,9 @@ extension PositioningEngine {
             self.shadowing = shadowing
         }
 
-        /// Throws ``PositioningError/invalidConfiguration(_:)`` naming the first bad value.
-        func validate() throws(PositioningError) {
+        /// Throws ``PositioningError/invalidConfiguration(_:)`` naming the first bad value (what
+        /// ``PositioningEngine/init(plan:calibration:configuration:)`` checks).
+        public func validate() throws(PositioningError) {
             guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
                 throw .invalidConfiguration("epoch must be between 0.01 and 3600 s, got \(epoch)")
             }

@@ -14,9 +14,9 @@ extension CSVReader {
 
     /// Parses the beacon identity of `row` (a UUID and major and minor in 0…65535). Parsed UUIDs
     /// are kept in `cache` by their text (at most 1024), since a file names few beacons many times.
-    /// - Throws: ``CSVError/invalidValue(path:line:column:value:expected:)`` naming the column.
+    /// - Throws: ``FileError/invalidValue(path:line:column:value:expected:)`` naming the column.
     public func beaconIdentity(_ row: [String], _ columns: IdentityColumns,
-                               cache: inout [String: UUID]) throws(CSVError) -> BeaconIdentity {
+                               cache: inout [String: UUID]) throws(FileError) -> BeaconIdentity {
         let text = String(try field(row, columns.uuid))
         let uuid: UUID
         if let known = cache[text] {

@@ -1,9 +1,9 @@
 extension CSVReader {
     /// Parses the field at `index` as a time in seconds that the engine accepts: finite and
     /// within ±`RSSISample/timestampLimit` (10¹⁰ s).
-    /// - Throws: ``CSVError/invalidValue(path:line:column:value:expected:)`` naming the row; the
+    /// - Throws: ``FileError/invalidValue(path:line:column:value:expected:)`` naming the row; the
     ///   message suggests dividing millisecond or nanosecond clocks.
-    public func timestamp(_ row: [String], _ index: Int) throws(CSVError) -> Double {
+    public func timestamp(_ row: [String], _ index: Int) throws(FileError) -> Double {
         let text = try field(row, index)
         guard let value = Double(text), RSSISample.isUsableTimestamp(value) else {
             throw .invalidValue(path: path, line: line, column: header[index], value: String(text),

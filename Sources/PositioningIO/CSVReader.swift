@@ -22,13 +22,13 @@ public final class CSVReader {
     public var line: Int { rows.line }
 
     /// Opens `path` and reads its header row.
-    /// - Throws: ``CSVError/unreadable(path:detail:)`` or ``CSVError/empty(path:)``.
-    public init(path: String) throws(CSVError) {
+    /// - Throws: ``FileError/unreadable(path:detail:)`` or ``FileError/empty(path:)``.
+    public init(path: String) throws(FileError) {
         rows = try CSVRows(path: path)
     }
 
     /// Reads CSV text held in memory; `label` stands for the path in error messages.
-    public init(text: String, label: String = "<input>") throws(CSVError) {
+    public init(text: String, label: String = "<input>") throws(FileError) {
         rows = try CSVRows(text: text, label: label)
     }
 
@@ -38,25 +38,25 @@ public final class CSVReader {
     }
 
     /// The index of the column called `name`.
-    /// - Throws: ``CSVError/missingColumn(path:column:header:)`` when there is none.
-    public func requireColumn(_ name: String) throws(CSVError) -> Int {
+    /// - Throws: ``FileError/missingColumn(path:column:header:)`` when there is none.
+    public func requireColumn(_ name: String) throws(FileError) -> Int {
         guard let index = column(name) else { throw .missingColumn(path: path, column: name, header: header) }
         return index
     }
 
     /// The next data row's fields, or nil at the end of the file. The returned array is reused
     /// by the next call; copy what you keep.
-    /// - Throws: ``CSVError/malformedRow(path:line:detail:)`` for an unterminated quote, or
-    ///   ``CSVError/unreadable(path:detail:)`` when reading fails.
-    public func next() throws(CSVError) -> [String]? {
+    /// - Throws: ``FileError/malformedRow(path:line:detail:)`` for an unterminated quote, or
+    ///   ``FileError/unreadable(path:detail:)`` when reading fails.
+    public func next() throws(FileError) -> [String]? {
         guard try rows.nextRecord() else { return nil }
         rows.fieldStrings(into: &fields)
         return fields
     }
 
     /// The field of the current row at `index`, trimmed.
-    /// - Throws: ``CSVError/malformedRow(path:line:detail:)`` when the row is too short.
-    public func field(_ row: [String], _ index: Int) throws(CSVError) -> Substring {
+    /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row is too short.
+    public func field(_ row: [String], _ index: Int) throws(FileError) -> Substring {
         guard index < row.count else {
             throw .malformedRow(path: path, line: line,
                 detail: "has \(row.count) field(s), column '\(header[index])' needs \(index + 1)")
@@ -65,7 +65,7 @@ public final class CSVReader {
     }
 
     /// Parses the field at `index` as a finite `Double`.
-    public func double(_ row: [String], _ index: Int) throws(CSVError) -> Double {
+    public func double(_ row: [String], _ index: Int) throws(FileError) -> Double {
         let text = try field(row, index)
         guard let value = Double(text), value.isFinite else {
             throw .invalidValue(path: path, line: line, column: header[index], value: String(text),
@@ -75,7 +75,7 @@ public final class CSVReader {
     }
 
     /// Parses the field at `index` as an integer in `range`.
-    public func integer(_ row: [String], _ index: Int, in range: ClosedRange<Int>) throws(CSVError) -> Int {
+    public func integer(_ row: [String], _ index: Int, in range: ClosedRange<Int>) throws(FileError) -> Int {
         let text = try field(row, index)
         guard let value = Int(text), range.contains(value) else {
             throw .invalidValue(path: path, line: line, column: header[index], value: String(text),

@@ -25,7 +25,7 @@ struct CSVRows {
     private var fieldEnds: [Int] = []
 
     /// Opens `path` and reads its header row.
-    init(path: String) throws(CSVError) {
+    init(path: String) throws(FileError) {
         self.path = path
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
@@ -38,7 +38,7 @@ struct CSVRows {
     }
 
     /// Reads CSV text held in memory; `label` stands for the path in error messages.
-    init(text: String, label: String) throws(CSVError) {
+    init(text: String, label: String) throws(FileError) {
         path = label
         source = nil
         buffer = Array(text.utf8)
@@ -46,7 +46,7 @@ struct CSVRows {
         try readHeader()
     }
 
-    private mutating func readHeader() throws(CSVError) {
+    private mutating func readHeader() throws(FileError) {
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         guard try readRow() else { throw .empty(path: path) }
         line = 1
@@ -70,7 +70,7 @@ struct CSVRows {
 
     /// Moves to the next non-blank row without building strings; its fields are then read with
     /// ``fieldCount`` and ``trimmedRange(_:)``. False at the end of the file.
-    mutating func nextRecord() throws(CSVError) -> Bool {
+    mutating func nextRecord() throws(FileError) -> Bool {
         while true {
             guard try readRow() else { return false }
             if fieldStarts.count == 1 && isBlank(fieldStarts[0]..<fieldEnds[0]) { continue }
@@ -83,8 +83,8 @@ struct CSVRows {
 
     /// The byte range in ``buffer`` of field `index` of the current row, without surrounding
     /// spaces and tabs (and a trailing CR).
-    /// - Throws: ``CSVError/malformedRow(path:line:detail:)`` when the row is too short.
-    func trimmedRange(_ index: Int) throws(CSVError) -> Range<Int> {
+    /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row is too short.
+    func trimmedRange(_ index: Int) throws(FileError) -> Range<Int> {
         guard index < fieldStarts.count else {
             throw .malformedRow(path: path, line: line,
                 detail: "has \(fieldStarts.count) field(s), column '\(header[index])' needs \(index + 1)")
@@ -102,7 +102,7 @@ struct CSVRows {
     }
 
     /// Field `index` of the current row as a finite `Double` (the value `Double(String)` gives).
-    func recordDouble(_ index: Int) throws(CSVError) -> Double {
+    func recordDouble(_ index: Int) throws(FileError) -> Double {
         let range = try trimmedRange(index)
         guard let value = DecimalText.double(buffer, range), value.isFinite else {
             throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
@@ -114,7 +114,7 @@ struct CSVRows {
     /// Field `index` of the current row as a time in seconds that the engine accepts: finite and
     /// within ±`RSSISample/timestampLimit` (10¹⁰ s); the message suggests dividing
     /// millisecond or nanosecond clocks.
-    func recordTimestamp(_ index: Int) throws(CSVError) -> Double {
+    func recordTimestamp(_ index: Int) throws(FileError) -> Double {
         let range = try trimmedRange(index)
         guard let value = DecimalText.double(buffer, range), RSSISample.isUsableTimestamp(value) else {
             throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
@@ -124,7 +124,7 @@ struct CSVRows {
     }
 
     /// Field `index` of the current row as an integer in `range`.
-    func recordInteger(_ index: Int, in allowed: ClosedRange<Int>) throws(CSVError) -> Int {
+    func recordInteger(_ index: Int, in allowed: ClosedRange<Int>) throws(FileError) -> Int {
         let range = try trimmedRange(index)
         guard let value = DecimalText.integer(buffer, range), allowed.contains(value) else {
             throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
@@ -150,7 +150,7 @@ struct CSVRows {
 
     /// Reads one logical row (quoted fields may span lines) into `fieldStarts`/`fieldEnds`.
     /// A row ends at LF, CRLF or a lone CR.
-    private mutating func readRow() throws(CSVError) -> Bool {
+    private mutating func readRow() throws(FileError) -> Bool {
         line += 1
         while true {
             fieldStarts.removeAll(keepingCapacity: true)
@@ -192,7 +192,7 @@ struct CSVRows {
 
     /// The slow path for a row with quotes: finds the row's end (reading more as needed),
     /// then splits it, unescaping quoted fields in place.
-    private mutating func readQuotedRow() throws(CSVError) -> Bool {
+    private mutating func readQuotedRow() throws(FileError) -> Bool {
         let startLine = line
         // Find the end of the row with its quotes in mind.
         var rowEnd: Int
@@ -261,7 +261,7 @@ struct CSVRows {
 
     /// Moves the unread bytes (the row being parsed) to the front of the buffer and appends the
     /// next block of the file. False when nothing more could be read.
-    private mutating func refillKeepingRow() throws(CSVError) -> Bool {
+    private mutating func refillKeepingRow() throws(FileError) -> Bool {
         guard !exhausted, source != nil else { return false }
         if position > 0 {
             buffer.removeSubrange(0..<position)
@@ -270,7 +270,7 @@ struct CSVRows {
         return try refill()
     }
 
-    private mutating func refill() throws(CSVError) -> Bool {
+    private mutating func refill() throws(FileError) -> Bool {
         guard !exhausted, let source else { return false }
         let chunk: Data?
         do {

@@ -4,7 +4,7 @@ import Foundation
 /// optionally, `uuid,major,minor` naming the beacon of each row.
 ///
 /// RSSI values 0 and 127 (the platform's "no reading") are skipped and counted, as in the RSSI
-/// samples file. Every other problem is a ``CSVError`` naming the line and column.
+/// samples file. Every other problem is a ``FileError`` naming the line and column.
 public struct CalibrationSamples: Sendable, Hashable {
     /// The samples, in file order.
     public var samples: [CalibrationSample]
@@ -27,18 +27,18 @@ public struct CalibrationSamples: Sendable, Hashable {
     ///   - minimumDistance: when given (metres), rows closer than this are skipped and
     ///     counted instead of fitted (useful for the near field, and for files with distance 0).
     ///     Without it, a distance that is not positive is an error.
-    /// - Throws: ``CSVError`` naming the file, line and column of the first bad value.
-    public static func read(path: String, minimumDistance: Double? = nil) throws(CSVError) -> CalibrationSamples {
+    /// - Throws: ``FileError`` naming the file, line and column of the first bad value.
+    public static func read(path: String, minimumDistance: Double? = nil) throws(FileError) -> CalibrationSamples {
         try read(CSVReader(path: path), minimumDistance: minimumDistance)
     }
 
     /// Reads calibration CSV `text` held in memory; `label` stands for the path in errors.
     public static func read(text: String, label: String = "<input>",
-                            minimumDistance: Double? = nil) throws(CSVError) -> CalibrationSamples {
+                            minimumDistance: Double? = nil) throws(FileError) -> CalibrationSamples {
         try read(CSVReader(text: text, label: label), minimumDistance: minimumDistance)
     }
 
-    static func read(_ reader: CSVReader, minimumDistance: Double?) throws(CSVError) -> CalibrationSamples {
+    static func read(_ reader: CSVReader, minimumDistance: Double?) throws(FileError) -> CalibrationSamples {
         let distanceColumn = try reader.requireColumn("distance")
         let rssiColumn = try reader.requireColumn("rssi")
         let named = ["uuid", "major", "minor"].map { reader.column($0) }

@@ -37,7 +37,7 @@ public final class EventWriter {
         }
     }
 
-    /// Writes one event of `device` (built as bytes in a reused line, as ``FixWriter`` does).
+    /// Writes one event of `device` (built as bytes in a reused line, as ``ReportWriter`` does).
     public func write(_ event: MonitorEvent, device: String?) {
         line.clear()
         switch format {
@@ -83,7 +83,7 @@ public final class EventWriter {
     }
 
     /// Commits the output.
-    public func finish() throws(CSVError) {
+    public func finish() throws(FileError) {
         try output.commit()
     }
 }

@@ -8,11 +8,11 @@ import Darwin
 extension OutputFile {
     /// An output at `path` (standard output when nil or "-") that is refused when it is one of
     /// `inputs`, so a command never writes over what it reads.
-    /// - Throws: ``CSVError/unwritable(path:detail:)`` naming the input when the output is the
+    /// - Throws: ``FileError/unwritable(path:detail:)`` naming the input when the output is the
     ///   same regular file as an input (compared by device and inode, so also through symbolic
     ///   and hard links, and for standard output redirected into an input); otherwise as
     ///   ``init(path:)``.
-    public convenience init(path: String?, notOverwriting inputs: [String]) throws(CSVError) {
+    public convenience init(path: String?, notOverwriting inputs: [String]) throws(FileError) {
         try Self.refuseOverwriting(path, inputs: inputs)
         try self.init(path: path)
     }
@@ -20,8 +20,8 @@ extension OutputFile {
     /// Throws unless the output at `path` (standard output when nil or "-") is a different file
     /// from every one of `inputs`: the check of ``init(path:notOverwriting:)``, for a command
     /// that wants to refuse before it reads anything.
-    /// - Throws: ``CSVError/unwritable(path:detail:)`` naming the input.
-    public static func refuseOverwriting(_ path: String?, inputs: [String]) throws(CSVError) {
+    /// - Throws: ``FileError/unwritable(path:detail:)`` naming the input.
+    public static func refuseOverwriting(_ path: String?, inputs: [String]) throws(FileError) {
         let output = (path == nil || path == "-") ? nil : path
         if let target = regularFileIdentity(output), let input = inputs.first(where: { regularFileIdentity($0) == target }) {
             throw .unwritable(path: output ?? "standard output",

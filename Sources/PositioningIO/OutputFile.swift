@@ -22,7 +22,7 @@ public final class OutputFile {
     private var pending: [UInt8] = []
     private var finished = false
     /// The first write error, if any: once set, nothing more is written and ``commit()`` throws it.
-    public private(set) var failure: CSVError?
+    public private(set) var failure: FileError?
     /// Whether bytes have gone to standard output already (they cannot be taken back).
     private var flushedToStandardOutput = false
     /// Keep standard output's bytes in memory until ``commit()``, so that ``rewind()`` always
@@ -30,8 +30,8 @@ public final class OutputFile {
     public var holdsStandardOutput = false
 
     /// Standard output when `path` is nil or "-", otherwise a new file at `path`.
-    /// - Throws: ``CSVError/unwritable(path:detail:)`` when the file cannot be created.
-    public init(path: String?) throws(CSVError) {
+    /// - Throws: ``FileError/unwritable(path:detail:)`` when the file cannot be created.
+    public init(path: String?) throws(FileError) {
         guard let path, path != "-" else {
             handle = FileHandle.standardOutput
             finalPath = nil
@@ -115,9 +115,9 @@ public final class OutputFile {
     }
 
     /// Flushes and, for a file, moves it into place.
-    /// - Throws: ``CSVError/unwritable(path:detail:)`` when a write, the close or the rename
+    /// - Throws: ``FileError/unwritable(path:detail:)`` when a write, the close or the rename
     ///   failed; the temporary file is then removed and an existing file is left as it was.
-    public func commit() throws(CSVError) {
+    public func commit() throws(FileError) {
         flush()
         if let failure {
             abandon()

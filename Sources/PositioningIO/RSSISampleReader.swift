@@ -16,7 +16,7 @@ public final class RSSISampleReader {
         /// Malformed rows skipped (only with `skipBadRows`).
         public var badRows = 0
         /// The first bad row's error, for the report on standard error.
-        public var firstBadRow: CSVError?
+        public var firstBadRow: FileError?
     }
 
     private var stream: SampleStream
@@ -24,13 +24,13 @@ public final class RSSISampleReader {
     public var counts: Counts { stream.counts }
 
     /// Opens `path` and checks that the required columns are present.
-    public convenience init(path: String, skipBadRows: Bool = false) throws(CSVError) {
+    public convenience init(path: String, skipBadRows: Bool = false) throws(FileError) {
         try self.init(csv: CSVReader(path: path), skipBadRows: skipBadRows)
     }
 
     /// Reads samples from an already opened CSV (which this reader then consumes: do not read
     /// from `csv` as well).
-    public init(csv: CSVReader, skipBadRows: Bool = false) throws(CSVError) {
+    public init(csv: CSVReader, skipBadRows: Bool = false) throws(FileError) {
         stream = SampleStream(
             rows: csv.rows, skipBadRows: skipBadRows,
             columns: .init(timestamp: try csv.requireColumn("timestamp"),
@@ -43,7 +43,7 @@ public final class RSSISampleReader {
     public var hasDevices: Bool { stream.columns.device != nil }
 
     /// The next sample, or nil at the end of the file.
-    public func next() throws(CSVError) -> RSSISample? {
+    public func next() throws(FileError) -> RSSISample? {
         try stream.next()
     }
 }
@@ -73,7 +73,7 @@ struct SampleStream {
         self.columns = columns
     }
 
-    mutating func next() throws(CSVError) -> RSSISample? {
+    mutating func next() throws(FileError) -> RSSISample? {
         while try nextRecord() {
             do {
                 if let sample = try parseRecord() {
@@ -92,7 +92,7 @@ struct SampleStream {
 
     /// Moves to the next row. With `skipBadRows`, a quoted field left open at the end of the
     /// file (it took in the rest of the file) is counted as one bad row and ends the input.
-    private mutating func nextRecord() throws(CSVError) -> Bool {
+    private mutating func nextRecord() throws(FileError) -> Bool {
         guard !exhausted else { return false }
         do {
             return try rows.nextRecord()
@@ -107,7 +107,7 @@ struct SampleStream {
 
     /// The current row as a sample, straight from its bytes (no strings are built for rows
     /// whose beacon and device were seen before).
-    private mutating func parseRecord() throws(CSVError) -> RSSISample? {
+    private mutating func parseRecord() throws(FileError) -> RSSISample? {
         let rssi = try rows.recordDouble(columns.rssi)
         if case .noReading? = RSSIReading.rejection(of: rssi) { return nil }
         let timestamp = try rows.recordTimestamp(columns.timestamp)

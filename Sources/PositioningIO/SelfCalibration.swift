@@ -25,7 +25,7 @@ public struct SelfCalibration: Sendable {
     ///     the plan's values.
     ///   - configuration: the engine settings the traffic is located with.
     ///   - settings: how the rounds run and stop (`TrafficCalibration.Settings`).
-    /// - Throws: `CSVError` for an unreadable or malformed file, `PositioningError` when
+    /// - Throws: `FileError` for an unreadable or malformed file, `PositioningError` when
     ///   nothing could be learned.
     public init(plan: FloorPlan, rssi: String, skipBadRows: Bool = false, start: CalibrationFile? = nil,
                 configuration: PositioningEngine.Configuration = .init(),

@@ -76,7 +76,7 @@ public struct AugmentedSmoother: Sendable {
         }
         // Pˢₖ = Pₖ + Xᵀ (Pˢₖ₊₁ − P⁻ₖ₊₁) X
         var d = ps
-        for i in 0..<(n * n) { d.elements[i] -= next.predictedCovariance.elements[i] }
+        for i in 0..<(n * n) { d.storage[i] -= next.predictedCovariance.storage[i] }
         var dx = SquareMatrix(size: n)
         for r in 0..<n {
             for c in 0..<n {

@@ -4,5 +4,5 @@ import Evaluation
 
 // The library's own enums are the command-line values (their raw values are the spellings).
 extension PositioningEngine.TrackingMode: ExpressibleByArgument {}
-extension FixFormat: ExpressibleByArgument {}
+extension ReportFormat: ExpressibleByArgument {}
 extension EvaluationFormat: ExpressibleByArgument {}

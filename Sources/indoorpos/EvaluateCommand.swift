@@ -34,7 +34,7 @@ struct EvaluateCommand: ParsableCommand {
     var cdf: String?
 
     @Option(name: .long, help: "Skip fixes inside truth gaps longer than this, seconds.")
-    var maxGap: Double = Evaluation.defaultMaxGap
+    var maxGap: Double = TrackScore.defaultMaxGap
 
     @Option(name: .long, help: "Write the metrics here instead of standard output (the file appears only on success).")
     var output: String?
@@ -54,7 +54,7 @@ struct EvaluateCommand: ParsableCommand {
             let truthTable = try TrackTable.read(path: truth)
             var runs: [EvaluationRun] = []
             for (index, path) in fixes.enumerated() {
-                let evaluation = Evaluation(fixes: try TrackTable.read(path: path), truth: truthTable, maxGap: maxGap)
+                let evaluation = TrackScore(fixes: try TrackTable.read(path: path), truth: truthTable, maxGap: maxGap)
                 if evaluation.overall.count == 0 {
                     if evaluation.skippedInGaps > 0 {
                         throw EvaluationError.onlyInGaps(fixes: path, truth: truth, count: evaluation.skippedInGaps, maxGap: maxGap)

@@ -18,59 +18,27 @@ struct LocateCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "Floor plan JSON.")
-    var plan: String
-
-    @Option(name: .long, help: "RSSI samples CSV.")
-    var rssi: String
+    @OptionGroup var planOption: PlanOption
+    @OptionGroup var samples: SamplesOptions
 
     @Option(name: .long, help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's.")
     var calibration: String?
 
-    @Option(name: .long, help: "Epoch length in seconds: one position per device and epoch.")
-    var epoch: Double = 1
-
-    @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
-    var tracker: PositioningEngine.TrackingMode = .kalman
+    @OptionGroup var engine: EngineOptions
 
     @Flag(name: .long, help: "Smooth the whole track (Rauch-Tung-Striebel) before writing; needs --tracker kalman.")
     var smooth = false
 
-    @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
-    var sampleSigma: Double?
-
-    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).")
-    var accelerationDensity: Double?
-
-    @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
-    var noOutline = false
-
-    @Flag(name: .long, help: "Skip malformed rows (counted on standard error) instead of stopping at the first.")
-    var skipBadRows = false
-
     @Option(name: .long, help: "Output format: csv, jsonl or geojson.")
-    var format: FixFormat = .csv
+    var format: ReportFormat = .csv
 
-    @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
-    var output: String?
+    @OptionGroup var outputOption: OutputOption
 
     @Option(name: .long, help: "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).")
     var idleRelease: Double = 0
 
     @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
-
-    @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
-    var deviceOffset: Double?
-
-    @Option(name: .long, help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
-    var deviceOffsetSigma: Double?
-
-    @Option(name: .long, help: "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).")
-    var shadowingShare: Double?
-
-    @Option(name: .long, help: "Correlation time of the shadowing in seconds (default 5).")
-    var shadowingTime: Double?
 
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
@@ -84,53 +52,23 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once.")
     var selfCalibrate = false
 
-    @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
-    var motionModes = false
-
     @Flag(name: .long, help: "Add the tracker's motion-mode probabilities p_standing, p_strolling, p_walking to the output (with --motion-modes).")
     var reportMotion = false
 
     func validate() throws {
-        guard epoch.isFinite, epoch >= 0.01, epoch <= 3600 else {
-            throw ValidationError("--epoch must be between 0.01 and 3600 seconds, got \(epoch)")
-        }
-        if let accelerationDensity, !(accelerationDensity.isFinite && accelerationDensity > 0) {
-            throw ValidationError("--acceleration-density must be a positive number of m^2/s^3, got \(accelerationDensity)")
-        }
         guard idleRelease.isFinite, idleRelease >= 0 else {
             throw ValidationError("--idle-release must be a number of seconds, 0 or more, got \(idleRelease)")
         }
-        if smooth && tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
-        if let sampleSigma, !(sampleSigma.isFinite && sampleSigma > 0 && sampleSigma <= 30) {
-            throw ValidationError("--sample-sigma must be in (0, 30] dB, got \(sampleSigma)")
-        }
+        if smooth && engine.tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if learnOnline && selfCalibrate {
             throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
         }
-        if deviceOffset != nil && deviceOffsetSigma != nil {
-            throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
-        }
-        do {
-            try offsetModel?.validate()
-            try shadowingModel.validate()
-        } catch {
-            throw ValidationError(String(describing: error))
-        }
     }
 
-    /// The device-offset setting the options ask for (nil: the engine's default).
-    var offsetModel: DeviceOffsetModel? {
-        if let deviceOffset { return .fixed(deviceOffset) }
-        return deviceOffsetSigma.map { DeviceOffsetModel(priorSigma: $0) }
-    }
-
-    /// The shadowing model the options ask for.
-    var shadowingModel: ShadowingModel {
-        var model = ShadowingModel()
-        if let shadowingShare { model.correlatedShare = shadowingShare }
-        if let shadowingTime { model.correlationTime = shadowingTime }
-        return model
-    }
+    var plan: String { planOption.plan }
+    var rssi: String { samples.rssi }
+    var skipBadRows: Bool { samples.skipBadRows }
+    var output: String? { outputOption.output }
 
     func run() throws {
         try ToolErrors.run {
@@ -142,13 +80,7 @@ struct LocateCommand: ParsableCommand {
                 }
             }
             let file = try calibration.map(CalibrationFile.load(path:))
-            var configuration = PositioningEngine.Configuration(
-                epoch: epoch, tracking: tracker,
-                sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: smooth)
-            if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
-            if motionModes { configuration.tracker.motionModes = MotionModes() }
-            configuration.deviceOffset = offsetModel
-            configuration.shadowing = shadowingModel
+            var configuration = engine.configuration(recordsHistory: smooth)
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
             if learnOnline { configuration.learning = OnlineLearning() }
             var models: [BeaconIdentity: PathLossModel] = [:]
@@ -162,71 +94,33 @@ struct LocateCommand: ParsableCommand {
             } else if let file {
                 models = file.models(for: floorPlan)
             }
-            var reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
-            let out = try OutputFile(path: output)
-            out.holdsStandardOutput = true
-            let writer = try FixWriter(output: out, format: format, includeDevice: reader.hasDevices,
-                                       includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
-                                       includeMotion: reportMotion,
-                                       plan: floorPlan)
+            var writer: ReportWriter?
             let progress = Progress(enabled: !quiet, path: rssi)
-            var held: [PositionReport] = []
-            let smooth = self.smooth  // read once: the property wrapper's getter is slow per sample
-            // Read once and stream; start over (from a sorted copy, or with the reorder delay
-            // the whole file needs) only when a row comes out of order.
-            var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
-            var engine: PositioningEngine
-            var restarted = false
-            while true {
-                configuration.reorderDelay = pass.reorderDelay
-                engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
-                func emitReady() {
-                    if smooth { held += engine.pull() } else { engine.drain(writer.write) }
-                }
-                if pass == .sorted {
-                    var all: [RSSISample] = []
-                    while let sample = try reader.next() { all.append(sample) }
-                    for sample in PositioningEngine.inBatchOrder(all) {
-                        engine.push(sample)
-                        emitReady()
-                        progress.tick(engine.statistics.accepted)
-                    }
-                    break
-                }
-                var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease)
-                var next: SampleOrder.Pass?
-                while let sample = try reader.next() {
-                    if !order.admits(sample) {
-                        next = try order.passAfterReading(reader)
-                        break
-                    }
-                    engine.push(sample)
-                    emitReady()
-                    progress.tick(reader.counts.read)
-                }
-                guard var next else { break }
-                // A second start over could only come from a file changing under us: sort.
-                if restarted { next = .sorted }
-                restarted = true
-                guard writer.restart() else { throw LocateError.cannotStartOver(path: output ?? "-") }
-                held.removeAll()
-                pass = next
-                reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
-            }
-            if smooth { held += engine.finish() } else { engine.finish().forEach(writer.write) }
-            if smooth { try engine.smooth(held).forEach(writer.write) }
-            let summary = Summary(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
-                                  setApart: engine.inconsistentBeacons)
-            // Nothing usable is an error, before the output is committed (no file is left).
-            if engine.statistics.accepted == 0 { throw LocateError.noUsableSample(path: rssi, detail: summary.skippedText) }
-            try writer.finish()
+            let locator = BatchLocator(plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
+                                       skipBadRows: skipBadRows)
+            let result = try locator.run(
+                path: rssi,
+                hasDevices: { hasDevices in
+                    // Opened once the input is readable, so a bad input leaves no output.
+                    let out = try OutputFile(path: output)
+                    out.holdsStandardOutput = true
+                    writer = try ReportWriter(output: out, format: format, includeDevice: hasDevices,
+                                           includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
+                                           includeMotion: reportMotion, plan: floorPlan)
+                },
+                write: { writer?.write($0) },
+                restart: {
+                    guard writer?.restart() == true else { throw BatchLocatorError.cannotStartOver(path: output ?? "-") }
+                },
+                progress: progress.tick)
+            try writer?.finish()
             progress.done()
-            if let learned = engine.learnedModels, !quiet {
+            if let learned = result.learnedModels, !quiet {
                 let file = CalibrationFile(learned: learned, pooled: nil)
                 FileHandle.standardError.write(Data(("learned while locating:\n"
                     + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
             }
-            if !quiet { summary.print() }
+            if !quiet { Summary(result: result).print() }
         }
     }
 }

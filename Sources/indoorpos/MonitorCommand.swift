@@ -14,21 +14,19 @@ struct MonitorCommand: ParsableCommand {
         discussion: """
         Reads the floor plan, the regions JSON and the RSSI samples CSV. Beacon regions are \
         decided from the samples, circles and zones from the positions the engine computes \
-        from them (as 'locate' does). Each device is monitored on its own. Writes \
+        from them (as 'locate' does, with the same positioning options). Each device is monitored on its own. Writes \
         timestamp,region,state, then device (when the input has devices) and, when there are \
         beacon regions, refinement (the beacon that satisfied a wildcard), flag and reason \
         (implausible entries). Events are in time order per device. A summary goes to standard error.
         """
     )
 
-    @Option(name: .long, help: "Floor plan JSON.")
-    var plan: String
+    @OptionGroup var planOption: PlanOption
 
     @Option(name: .long, help: "Regions JSON.")
     var regions: String
 
-    @Option(name: .long, help: "RSSI samples CSV.")
-    var rssi: String
+    @OptionGroup var samples: SamplesOptions
 
     @Option(name: .long, help: "State of every region before any evidence: unsatisfied (report real entries only) or unknown (also report each region's first decision).")
     var assume: MonitorState = .unsatisfied
@@ -63,14 +61,17 @@ struct MonitorCommand: ParsableCommand {
     @Option(name: .long, help: "Circles and zones: positions less accurate than this (metres) are ignored.")
     var maximumAccuracy: Double = Hysteresis.PositionRule().maximumAccuracy
 
-    @Flag(name: .long, help: "Skip malformed rows (counted on standard error) instead of stopping at the first.")
-    var skipBadRows = false
-
     @Option(name: .long, help: "Output format: csv or jsonl.")
     var format: EventFormat = .csv
 
-    @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
-    var output: String?
+    @OptionGroup var outputOption: OutputOption
+
+    @OptionGroup(title: "Positioning (circles and zones)") var engine: EngineOptions
+
+    var plan: String { planOption.plan }
+    var rssi: String { samples.rssi }
+    var skipBadRows: Bool { samples.skipBadRows }
+    var output: String? { outputOption.output }
 
     var hysteresis: Hysteresis {
         Hysteresis(
@@ -94,7 +95,7 @@ struct MonitorCommand: ParsableCommand {
 
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
-            var engine = try PositioningEngine(plan: floorPlan)
+            var engine = try PositioningEngine(plan: floorPlan, configuration: self.engine.configuration(recordsHistory: false))
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             var all: [RSSISample] = []

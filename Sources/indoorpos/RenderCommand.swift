@@ -25,8 +25,7 @@ struct RenderCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "Floor plan JSON.")
-    var plan: String
+    @OptionGroup var planOption: PlanOption
 
     @Option(name: .long, help: "Fixes CSV (timestamp,x,y,floor,accuracy[,device,...]).")
     var fixes: String?
@@ -49,8 +48,10 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: an SVG picture or an HTML replay page.")
     var format: RenderFormat = .svg
 
-    @Option(name: .long, help: "Write here instead of standard output (the file appears only on success).")
-    var output: String?
+    @OptionGroup var outputOption: OutputOption
+
+    var plan: String { planOption.plan }
+    var output: String? { outputOption.output }
 
     func run() throws {
         try ToolErrors.run {

@@ -12,7 +12,7 @@ struct EvaluationRuleTests {
     func interpolation() throws {
         let truth = try Self.table("timestamp,x,y,floor\n0,0,0,0\n2,4,0,0\n4,4,4,1\n")
         let fixes = try Self.table("timestamp,x,y,floor,accuracy\n1,2,3,0,2.5\n3,4,2,1,0.1\n")
-        let e = Evaluation(fixes: fixes, truth: truth)
+        let e = TrackScore(fixes: fixes, truth: truth)
         #expect(e.overall.count == 2)
         #expect(e.overall.errors == [0, 3])              // (2,3) vs (2,0); (4,2) vs (4,2)
         #expect(e.overall.honesty == 0.5)                // 3 > 2.5, 0 <= 0.1
@@ -38,7 +38,7 @@ struct EvaluationRuleTests {
             0.5,b,0,1
 
             """)
-        let e = Evaluation(fixes: fixes, truth: truth, maxGap: 5)
+        let e = TrackScore(fixes: fixes, truth: truth, maxGap: 5)
         #expect(e.devices.map(\.name) == ["a", "b", "c"])
         #expect(e.devices[0].metrics.count == 2)       // 0.5 and 10 (exact sample time at a gap's end)
         #expect(e.devices[0].metrics.skipped == 3)     // -1 (before), 5 (9-s gap), 12 (after)
@@ -53,7 +53,7 @@ struct EvaluationRuleTests {
     func sharedAndSingleRowTruth() throws {
         let fixes = try Self.table("timestamp,device,x,y\n5,a,3,4\n5,b,0,0\n6,b,0,0\n")
         let single = try Self.table("timestamp,x,y\n5,0,0\n")
-        let e = Evaluation(fixes: fixes, truth: single)
+        let e = TrackScore(fixes: fixes, truth: single)
         #expect(e.devices.map { $0.metrics.count } == [1, 1])
         #expect(e.overall.errors == [0, 5])
         #expect(e.overall.skipped == 1)
@@ -63,7 +63,7 @@ struct EvaluationRuleTests {
     func duplicateTimestamps() throws {
         let truth = try Self.table("timestamp,x,y\n0,0,0\n1,5,0\n1,7,0\n2,9,0\n")
         let fixes = try Self.table("timestamp,x,y\n1,7,0\n1.5,8,0\n")
-        let e = Evaluation(fixes: fixes, truth: truth)
+        let e = TrackScore(fixes: fixes, truth: truth)
         #expect(e.overall.errors == [0, 0])
     }
 
@@ -83,7 +83,7 @@ struct EvaluationRuleTests {
             let (x1, y1) = (cos(t / 50) * 10, sin(t / 50) * 10)
             fixRows.append("\(tf),\((x0 + x1) / 2 + dx),\((y0 + y1) / 2 + dy),\(sigma * 2.0.squareRoot())")
         }
-        let e = Evaluation(fixes: try Self.table(fixRows.joined(separator: "\n")),
+        let e = TrackScore(fixes: try Self.table(fixRows.joined(separator: "\n")),
                            truth: try Self.table(truthRows.joined(separator: "\n")))
         let m = e.overall
         #expect(m.count == 2000)

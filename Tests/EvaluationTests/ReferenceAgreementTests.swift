@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Evaluation
 
-/// `Evaluation` against the figures of `Scripts/reference/evaluate.py` on committed fixes. The
+/// `TrackScore` against the figures of `Scripts/reference/evaluate.py` on committed fixes. The
 /// expected values were computed once with the commands quoted above each table (numpy 2.4)
 /// and rounded to 4 decimals; the tolerances are those promised: 0.01 m for RMSE, median and
 /// P90, 1 percentage point for honesty, and counts exactly.
@@ -47,7 +47,7 @@ struct ReferenceAgreementTests {
     ]
 
     static func check(fixes: String, truth: URL, expected: [Expected]) throws {
-        let evaluation = Evaluation(fixes: try TrackTable.read(path: fixtures.appendingPathComponent(fixes).path),
+        let evaluation = TrackScore(fixes: try TrackTable.read(path: fixtures.appendingPathComponent(fixes).path),
                                     truth: try TrackTable.read(path: truth.path))
         var actual = evaluation.devices.map { ($0.name, $0.metrics) }
         actual.append(("*overall*", evaluation.overall))

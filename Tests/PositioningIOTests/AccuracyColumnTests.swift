@@ -19,7 +19,7 @@ struct AccuracyColumnTests {
 
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID()).csv")
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = try FixWriter(output: try OutputFile(path: url.path), format: .csv, includeDevice: true)
+        let writer = try ReportWriter(output: try OutputFile(path: url.path), format: .csv, includeDevice: true)
         for report in reports { writer.write(report) }
         try writer.finish()
 

@@ -10,7 +10,7 @@ struct BadInputFormatTests {
     static let header = "timestamp,uuid,major,minor,rssi\n"
     static let row = "0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n"
 
-    static func readAll(_ text: String, skipBadRows: Bool = false) throws(CSVError) -> (samples: [RSSISample], counts: RSSISampleReader.Counts) {
+    static func readAll(_ text: String, skipBadRows: Bool = false) throws(FileError) -> (samples: [RSSISample], counts: RSSISampleReader.Counts) {
         let reader = try RSSISampleReader(csv: CSVReader(text: text), skipBadRows: skipBadRows)
         var samples: [RSSISample] = []
         while let sample = try reader.next() { samples.append(sample) }
@@ -20,14 +20,14 @@ struct BadInputFormatTests {
     @Test("a file cut inside its last row: an error naming that line, or one bad row skipped")
     func truncated() throws {
         let cut = Self.header + Self.row + Self.row + "2,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1"
-        #expect(throws: CSVError.malformedRow(path: "<input>", line: 4, detail: "has 3 field(s), column 'rssi' needs 5")) {
+        #expect(throws: FileError.malformedRow(path: "<input>", line: 4, detail: "has 3 field(s), column 'rssi' needs 5")) {
             try Self.readAll(cut)
         }
         let skipped = try Self.readAll(cut, skipBadRows: true)
         #expect(skipped.samples.count == 2)
         #expect(skipped.counts.badRows == 1)
         // Cut inside the header: the required columns are missing.
-        #expect(throws: CSVError.missingColumn(path: "<input>", column: "rssi", header: ["timestamp", "uuid", "major", "minor", "rs"])) {
+        #expect(throws: FileError.missingColumn(path: "<input>", column: "rssi", header: ["timestamp", "uuid", "major", "minor", "rs"])) {
             try Self.readAll("timestamp,uuid,major,minor,rs")
         }
     }

@@ -28,7 +28,7 @@ struct ByteReaderTests {
             "timestamp,uuid,major,minor,rssi,device\r0,\(Self.uuid),1,1,-60,\"two\rlines\"\r1,\(Self.uuid),1,1,loud,x\r"))
         let first = try #require(try reader.next())
         #expect(first.device == "two\rlines")
-        #expect(throws: CSVError.invalidValue(path: "<input>", line: 4, column: "rssi", value: "loud",
+        #expect(throws: FileError.invalidValue(path: "<input>", line: 4, column: "rssi", value: "loud",
                                               expected: "a finite number")) { _ = try reader.next() }
     }
 
@@ -92,10 +92,10 @@ struct ByteReaderTests {
         ] {
             let reader = try RSSISampleReader(csv: CSVReader(text: "timestamp,uuid,major,minor,rssi\n\(row)\n"))
             if expected.isEmpty {
-                #expect(throws: CSVError.malformedRow(path: "<input>", line: 2,
+                #expect(throws: FileError.malformedRow(path: "<input>", line: 2,
                                                       detail: "has 3 field(s), column 'rssi' needs 5")) { _ = try reader.next() }
             } else {
-                #expect(throws: CSVError.invalidValue(path: "<input>", line: 2, column: column, value: value,
+                #expect(throws: FileError.invalidValue(path: "<input>", line: 2, column: column, value: value,
                                                       expected: expected)) { _ = try reader.next() }
             }
         }

@@ -28,8 +28,8 @@ struct CROnlyLineEndTests {
     @Test("a long header of a file that is not CSV is shortened in the message")
     func longHeader() {
         let header = (0..<50).map { "c\($0)" }.joined(separator: ",") + "," + String(repeating: "x", count: 500)
-        #expect(throws: CSVError.self) { try RSSISampleReader(csv: CSVReader(text: header + "\n")) }
-        let message = CSVError.missingColumn(path: "f.csv", column: "timestamp", header: header.components(separatedBy: ",")).description
+        #expect(throws: FileError.self) { try RSSISampleReader(csv: CSVReader(text: header + "\n")) }
+        let message = FileError.missingColumn(path: "f.csv", column: "timestamp", header: header.components(separatedBy: ",")).description
         #expect(message.count < 300)
         #expect(message.hasSuffix("(51 columns))"))
     }

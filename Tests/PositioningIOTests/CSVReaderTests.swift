@@ -29,7 +29,7 @@ struct CSVReaderTests {
         let row = try #require(try reader.next())
         #expect(try reader.double(row, 0) == 3)
         #expect(reader.line == 4)
-        #expect(throws: CSVError.invalidValue(path: "<input>", line: 4, column: "b", value: "x",
+        #expect(throws: FileError.invalidValue(path: "<input>", line: 4, column: "b", value: "x",
                                               expected: "a finite number")) {
             _ = try reader.double(row, b)
         }
@@ -38,16 +38,16 @@ struct CSVReaderTests {
     @Test("a missing column names the column and the header")
     func missingColumn() throws {
         let reader = try CSVReader(text: "time,rssi\n1,2\n")
-        #expect(throws: CSVError.missingColumn(path: "<input>", column: "timestamp", header: ["time", "rssi"])) {
+        #expect(throws: FileError.missingColumn(path: "<input>", column: "timestamp", header: ["time", "rssi"])) {
             _ = try reader.requireColumn("timestamp")
         }
     }
 
     @Test("empty input, missing file and unterminated quotes are errors, not crashes")
     func badFiles() {
-        #expect(throws: CSVError.empty(path: "<input>")) { _ = try CSVReader(text: "") }
-        #expect(throws: CSVError.self) { _ = try CSVReader(path: "/nonexistent/file.csv") }
-        #expect(throws: CSVError.malformedRow(path: "<input>", line: 2, detail: "a quoted field is not closed")) {
+        #expect(throws: FileError.empty(path: "<input>")) { _ = try CSVReader(text: "") }
+        #expect(throws: FileError.self) { _ = try CSVReader(path: "/nonexistent/file.csv") }
+        #expect(throws: FileError.malformedRow(path: "<input>", line: 2, detail: "a quoted field is not closed")) {
             let reader = try CSVReader(text: "a\n\"open\n")
             _ = try reader.next()
         }

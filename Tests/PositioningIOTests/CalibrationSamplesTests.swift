@@ -53,10 +53,10 @@ struct CalibrationSamplesTests {
 
     @Test("missing columns: rssi, or part of the beacon identity")
     func missingColumns() {
-        #expect(throws: CSVError.missingColumn(path: "<input>", column: "rssi", header: ["distance", "rsi"])) {
+        #expect(throws: FileError.missingColumn(path: "<input>", column: "rssi", header: ["distance", "rsi"])) {
             try CalibrationSamples.read(text: "distance,rsi\n1,-60\n")
         }
-        #expect(throws: CSVError.missingColumn(path: "<input>", column: "major", header: ["uuid", "minor", "distance", "rssi"])) {
+        #expect(throws: FileError.missingColumn(path: "<input>", column: "major", header: ["uuid", "minor", "distance", "rssi"])) {
             try CalibrationSamples.read(text: "uuid,minor,distance,rssi\n\(uuid),1,1,-60\n")
         }
     }
@@ -68,10 +68,10 @@ struct CalibrationSamplesTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("empty.csv").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        #expect(throws: CSVError.empty(path: path)) { try CalibrationSamples.read(path: path) }
+        #expect(throws: FileError.empty(path: path)) { try CalibrationSamples.read(path: path) }
         let headerOnly = try CalibrationSamples.read(text: "distance,rssi\n")
         #expect(headerOnly.samples.isEmpty)
         #expect(throws: CalibrationError.noSamples) { try PathLossCalibration().fit(headerOnly.samples) }
-        #expect(throws: CSVError.self) { try CalibrationSamples.read(path: directory.appendingPathComponent("none.csv").path) }
+        #expect(throws: FileError.self) { try CalibrationSamples.read(path: directory.appendingPathComponent("none.csv").path) }
     }
 }

@@ -36,7 +36,7 @@ struct RSSISampleReaderTests {
         let text = "timestamp,uuid,major,minor,rssi\n0,\(Self.uuid),1,1,-60\n1,\(Self.uuid),1,1,\(value)\n2,\(Self.uuid),1,1,-61\n"
         let strict = try RSSISampleReader(csv: CSVReader(text: text))
         _ = try strict.next()
-        #expect(throws: CSVError.invalidValue(path: "<input>", line: 3, column: column, value: value,
+        #expect(throws: FileError.invalidValue(path: "<input>", line: 3, column: column, value: value,
                                               expected: expected)) {
             _ = try strict.next()
         }
@@ -51,11 +51,11 @@ struct RSSISampleReaderTests {
     @Test("out-of-range major, bad uuid and missing columns are errors")
     func badValues() throws {
         let major = try RSSISampleReader(csv: CSVReader(text: "timestamp,uuid,major,minor,rssi\n0,\(Self.uuid),70000,1,-60\n"))
-        #expect(throws: CSVError.invalidValue(path: "<input>", line: 2, column: "major", value: "70000",
+        #expect(throws: FileError.invalidValue(path: "<input>", line: 2, column: "major", value: "70000",
                                               expected: "an integer in 0...65535")) { _ = try major.next() }
         let uuid = try RSSISampleReader(csv: CSVReader(text: "timestamp,uuid,major,minor,rssi\n0,not-a-uuid,1,1,-60\n"))
-        #expect(throws: CSVError.self) { _ = try uuid.next() }
-        #expect(throws: CSVError.missingColumn(path: "<input>", column: "rssi",
+        #expect(throws: FileError.self) { _ = try uuid.next() }
+        #expect(throws: FileError.missingColumn(path: "<input>", column: "rssi",
                                                header: ["timestamp", "uuid", "major", "minor"])) {
             _ = try RSSISampleReader(csv: CSVReader(text: "timestamp,uuid,major,minor\n"))
         }

@@ -2,7 +2,7 @@ import Foundation
 import PositioningIO
 import FuzzSupport
 
-/// Calibration samples CSV, then the fit: any text either reads or throws a `CSVError`; a fit of
+/// Calibration samples CSV, then the fit: any text either reads or throws a `FileError`; a fit of
 /// what was read either succeeds with finite values or throws a `CalibrationError`.
 func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)

@@ -3,7 +3,7 @@ import PositioningIO
 import FuzzSupport
 
 /// RSSI samples CSV: any text either reads as samples with finite, usable values or throws a
-/// `CSVError`; with skipBadRows it never throws after the header.
+/// `FileError`; with skipBadRows it never throws after the header.
 func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: count), as: UTF8.self)
     for skip in [false, true] {

@@ -42,6 +42,7 @@ public struct PositionCovariance: Sendable, Hashable, Codable {
 extension PositionCovariance {
     /// Adds the rank-one term s·u vᵀ to the stored (upper) elements, m². Summed over a basis
     /// with a symmetric s it builds a covariance in 3-D from one in a subspace.
+    @inlinable
     package mutating func add(_ s: Double, _ u: SIMD3<Double>, _ v: SIMD3<Double>) {
         xx += s * u.x * v.x
         xy += s * u.x * v.y

@@ -1,8 +1,10 @@
 /// A 2 × 2 symmetric positive-definite matrix factored as L Lᵀ, for solving with S.
+@usableFromInline
 package struct Cholesky2 {
-    package let l00: Double, l10: Double, l11: Double
+    @usableFromInline package let l00: Double, l10: Double, l11: Double
 
     /// Factors [[a, b], [b, c]]; nil unless positive-definite and finite.
+    @inlinable
     package init?(_ a: Double, _ b: Double, _ c: Double) {
         guard a > 0, a.isFinite else { return nil }
         let l00 = a.squareRoot()
@@ -15,6 +17,7 @@ package struct Cholesky2 {
     }
 
     /// Solves L Lᵀ w = (u, v).
+    @inlinable
     package func solve(_ u: Double, _ v: Double) -> (Double, Double) {
         let y0 = u / l00
         let y1 = (v - l10 * y0) / l11

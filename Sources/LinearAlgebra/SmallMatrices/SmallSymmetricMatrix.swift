@@ -1,13 +1,16 @@
 /// A symmetric matrix of order 1, 2 or 3 held in fixed storage (lower triangle), with the
 /// hand-written Cholesky solves the solver's fast path uses. No heap allocation.
+@usableFromInline
 package struct SmallSymmetricMatrix: Sendable, Hashable {
     /// Order, 1…3.
-    package var order: Int
-    package var a00 = 0.0, a10 = 0.0, a11 = 0.0, a20 = 0.0, a21 = 0.0, a22 = 0.0
+    @usableFromInline package var order: Int
+    @usableFromInline package var a00 = 0.0, a10 = 0.0, a11 = 0.0, a20 = 0.0, a21 = 0.0, a22 = 0.0
 
+    @inlinable
     package init(order: Int) { self.order = order }
 
     /// Element (i, j), either triangle.
+    @inlinable
     package subscript(i: Int, j: Int) -> Double {
         get {
             switch (max(i, j), min(i, j)) {
@@ -31,12 +34,14 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
         }
     }
 
+    @inlinable
     package var trace: Double {
         order == 1 ? a00 : order == 2 ? a00 + a11 : a00 + a11 + a22
     }
 
     /// Adds `w · v vᵀ` (the first `order` components of v).
     @inline(__always)
+    @inlinable
     package mutating func addOuter(_ v: SIMD3<Double>, weight w: Double) {
         a00 += w * v.x * v.x
         if order > 1 {
@@ -51,12 +56,14 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
     }
 
     /// Adds another matrix of the same order.
+    @inlinable
     package mutating func add(_ other: SmallSymmetricMatrix) {
         a00 += other.a00; a10 += other.a10; a11 += other.a11
         a20 += other.a20; a21 += other.a21; a22 += other.a22
     }
 
     /// Adds μ to the diagonal.
+    @inlinable
     package mutating func addDiagonal(_ mu: Double) {
         a00 += mu
         if order > 1 { a11 += mu }
@@ -66,6 +73,7 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
     /// Solves A x = b by Cholesky (A = L Lᵀ). Returns nil when a pivot is not positive
     /// relative to the diagonal (the matrix is not numerically positive definite).
     @inline(__always)
+    @inlinable
     package func solve(_ b: SIMD3<Double>) -> SIMD3<Double>? {
         if order == 2 {
             // Closed-form 2 × 2 Cholesky: the planar fast path.
@@ -110,6 +118,7 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
 
     /// The inverse, by Cholesky solves (closed form for order 2); nil when not positive
     /// definite.
+    @inlinable
     package func inverse() -> SmallSymmetricMatrix? {
         var result = SmallSymmetricMatrix(order: order)
         if order == 2 {
@@ -131,6 +140,7 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
 
 extension SmallSymmetricMatrix {
     /// Whether every Cholesky pivot exceeds `relativeFloor` × the largest diagonal element.
+    @inlinable
     package func isPositiveDefinite(relativeFloor: Double) -> Bool {
         let scale = max(abs(a00), order > 1 ? abs(a11) : 0, order > 2 ? abs(a22) : 0)
         let floor = scale * relativeFloor

@@ -10,36 +10,42 @@ public struct SquareMatrix: Sendable, Hashable {
     /// Rows and columns.
     public let size: Int
     /// The entries, row by row: element (i, j) is `elements[i * size + j]`.
-    public package(set) var elements: [Double]
+    public var elements: [Double] { storage }
+    /// The entries (inlinable into the trackers' loops across modules).
+    @usableFromInline package var storage: [Double]
 
     /// The n × n zero matrix.
+    @inlinable
     public init(size: Int) {
         self.size = size
-        elements = Array(repeating: 0, count: size * size)
+        storage = Array(repeating: 0, count: size * size)
     }
 
     /// Element (row, column).
-    @inline(__always)
+    @inlinable
     public subscript(row: Int, column: Int) -> Double {
-        get { elements[row * size + column] }
-        set { elements[row * size + column] = newValue }
+        get { storage[row * size + column] }
+        set { storage[row * size + column] = newValue }
     }
 
     /// Copies `other`'s entries (same size) without allocating.
-    @inline(__always)
+    @inlinable
     package mutating func assign(_ other: SquareMatrix) {
-        for i in elements.indices { elements[i] = other.elements[i] }
+        for i in storage.indices { storage[i] = other.storage[i] }
     }
 
     /// Sets every entry to zero.
+    @inlinable
     package mutating func zero() {
-        for i in elements.indices { elements[i] = 0 }
+        for i in storage.indices { storage[i] = 0 }
     }
 
     /// Whether every entry is finite.
-    package var isFinite: Bool { elements.allSatisfy(\.isFinite) }
+    @inlinable
+    package var isFinite: Bool { storage.allSatisfy(\.isFinite) }
 
     /// Makes the matrix exactly symmetric: A = (A + Aᵀ) / 2.
+    @inlinable
     package mutating func symmetrize() {
         for i in 0..<size {
             for j in (i + 1)..<max(size, i + 1) {
@@ -55,6 +61,7 @@ public struct SquareMatrix: Sendable, Hashable {
     /// unless the matrix is positive-definite and finite.
     ///
     /// Complexity: n³/3 multiply-adds.
+    @inlinable
     package mutating func factorCholesky() -> Bool {
         let n = size
         for j in 0..<n {
@@ -73,6 +80,7 @@ public struct SquareMatrix: Sendable, Hashable {
     }
 
     /// log det A = 2 Σ log Lⱼⱼ from the factor left by ``factorCholesky()``.
+    @inlinable
     package var logDeterminantOfFactored: Double {
         var sum = 0.0
         for j in 0..<size { sum += Foundation.log(self[j, j]) }
@@ -81,6 +89,7 @@ public struct SquareMatrix: Sendable, Hashable {
 
     /// Solves L Lᵀ x = b in place (`b` becomes x), with L the lower triangle left by
     /// ``factorCholesky()``.
+    @inlinable
     package func solveFactored(_ b: inout [Double]) {
         let n = size
         for i in 0..<n {
@@ -100,6 +109,7 @@ public struct SquareMatrix: Sendable, Hashable {
     /// Writes A⁻¹ into `inverse` (same size) from the Cholesky factor left by
     /// ``factorCholesky()``: W = L⁻¹ by forward substitution (n³/6), then A⁻¹ = Wᵀ W (n³/6 for
     /// one triangle, mirrored). The result is exactly symmetric and positive-definite.
+    @inlinable
     package func invertFactored(into inverse: inout SquareMatrix) {
         let n = size
         // W = L⁻¹, lower triangular, in the lower triangle of `inverse`.

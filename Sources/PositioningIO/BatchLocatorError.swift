@@ -1,11 +1,12 @@
-/// Why `locate` stopped although its inputs were readable.
-enum LocateError: Error, CustomStringConvertible {
+/// Why a ``BatchLocator`` run stopped although its inputs were readable.
+public enum BatchLocatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The output could not be emptied to start over after rows out of time order were found.
     case cannotStartOver(path: String)
     /// No sample of the input could be used; `detail` says what was skipped and why.
     case noUsableSample(path: String, detail: String)
 
-    var description: String {
+    /// One line naming the file and what to do.
+    public var description: String {
         switch self {
         case .cannotStartOver(let path):
             return "\(path): the RSSI rows are out of time order and the output written so far could not be "

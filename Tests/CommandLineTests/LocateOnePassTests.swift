@@ -84,7 +84,7 @@ struct LocateOnePassTests {
         var engine = try PositioningEngine(plan: FloorPlan.load(path: LocateCommandTests.plan),
                                            configuration: .init(reorderDelay: stepBack + 0.05))
         let expectedPath = directory.appendingPathComponent("expected.csv").path
-        let writer = try FixWriter(output: try OutputFile(path: expectedPath), format: .csv, includeDevice: true)
+        let writer = try ReportWriter(output: try OutputFile(path: expectedPath), format: .csv, includeDevice: true)
         for sample in samples {
             engine.push(sample)
             engine.pull().forEach(writer.write)

@@ -1,6 +1,7 @@
-/// Why a CSV file could not be read. Messages name the file, line and column so that the
+/// Why an input file could not be read (its CSV rows name the line and column) or an output
+/// file written, whatever its format. Messages name the file, line and column so that the
 /// input can be fixed.
-public enum CSVError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, detail: String)
     /// An output file could not be created or moved into place.

@@ -1,23 +1,10 @@
 import Foundation
 
-/// Output formats of `indoorpos locate`.
-public enum FixFormat: String, Sendable, CaseIterable {
-    /// The fixes CSV of `FORMATS.md`: `timestamp,x,y,floor,accuracy` then `device` (when the
-    /// input has devices), `z`, `zone`, `source`, `beacons`.
-    case csv
-    /// One JSON object per line with the same fields.
-    case jsonl
-    /// A GeoJSON (RFC 7946) FeatureCollection in WGS 84 longitude/latitude: the floor outlines,
-    /// a Point feature per fix with the CSV's columns as properties, and each device's track as
-    /// a LineString. Needs the plan's `Georeference`.
-    case geojson
-}
-
-/// Writes `PositionReport` rows in a ``FixFormat``, streaming (nothing is kept but the
+/// Writes `PositionReport` rows in a ``ReportFormat``, streaming (nothing is kept but the
 /// output buffer).
-public final class FixWriter {
+public final class ReportWriter {
     private let output: OutputFile
-    private let format: FixFormat
+    private let format: ReportFormat
     private let includeDevice: Bool
     private let includeDeviceOffset: Bool
     private let includeCovariance: Bool
@@ -32,9 +19,9 @@ public final class FixWriter {
     /// `beacons`, `includeDeviceOffset` a `device_offset` column (dB, empty where none applies),
     /// `includeMotion` the tracker's motion-mode probabilities as last columns `p_standing`,
     /// `p_strolling`, `p_walking` (empty where the report is not tracked).
-    /// `plan` is needed for ``FixFormat/geojson``: its georeference and floor outlines.
+    /// `plan` is needed for ``ReportFormat/geojson``: its georeference and floor outlines.
     /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
-    public init(output: OutputFile, format: FixFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
+    public init(output: OutputFile, format: ReportFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
                 includeCovariance: Bool = false, includeMotion: Bool = false, plan: FloorPlan? = nil) throws(GeoJSONError) {
         self.output = output
         self.format = format
@@ -141,7 +128,7 @@ public final class FixWriter {
     }
 
     /// Writes what a format needs at the end and commits the output.
-    public func finish() throws(CSVError) {
+    public func finish() throws(FileError) {
         if let text = geoJSON?.footer() { output.write(text) }
         try output.commit()
     }

@@ -179,7 +179,7 @@ struct BadInputFileTests {
         let full = try OutputFile(path: "/dev/full")
         full.write(String(repeating: "x", count: 100_000))
         #expect(full.failure == .unwritable(path: "/dev/full", detail: "No space left on device"))
-        #expect(throws: CSVError.unwritable(path: "/dev/full", detail: "No space left on device")) { try full.commit() }
+        #expect(throws: FileError.unwritable(path: "/dev/full", detail: "No space left on device")) { try full.commit() }
 
         let existing = path("fixes.csv")
         try "keep me\n".write(toFile: existing, atomically: true, encoding: .utf8)
@@ -230,7 +230,7 @@ struct RSSIReaderFuzzRegressionTests {
         let text = "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n0.5,\"B1E5E0A1,1,2,-71\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-72\n"
         let strict = try RSSISampleReader(csv: CSVReader(text: text))
         #expect(try strict.next() != nil)
-        #expect(throws: CSVError.malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed")) { try strict.next() }
+        #expect(throws: FileError.malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed")) { try strict.next() }
         let lenient = try RSSISampleReader(csv: CSVReader(text: text), skipBadRows: true)
         var read = 0
         while try lenient.next() != nil { read += 1 }

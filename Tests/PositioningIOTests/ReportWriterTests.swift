@@ -3,7 +3,7 @@ import Testing
 @testable import PositioningIO
 
 @Suite("Fix writers")
-struct FixWriterTests {
+struct ReportWriterTests {
     static let report = PositionReport(
         timestamp: 12.5, device: "phone, A", position: Point3D(x: 1.23456, y: -2, z: 1.2), level: 0,
         accuracy: 0.75, zone: "lobby", source: .tracked, beaconCount: 5)
@@ -12,10 +12,10 @@ struct FixWriterTests {
         name: "geo", floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0, y: 10), Point2D(x: 10, y: 10)]))],
         georeference: Georeference(latitude: 45, longitude: 7, bearing: 0))
 
-    func written(_ format: FixFormat, device: Bool) throws -> String {
+    func written(_ format: ReportFormat, device: Bool) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = try FixWriter(output: try OutputFile(path: url.path), format: format, includeDevice: device,
+        let writer = try ReportWriter(output: try OutputFile(path: url.path), format: format, includeDevice: device,
                                    plan: Self.georeferenced)
         writer.write(Self.report)
         writer.write(Self.report)
@@ -60,7 +60,7 @@ struct FixWriterTests {
         for i in 0..<3 { twiceArea += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1] }
         #expect(twiceArea > 0)
         #expect(throws: GeoJSONError.self) {
-            _ = try FixWriter(output: try OutputFile(path: nil), format: .geojson, includeDevice: false,
+            _ = try ReportWriter(output: try OutputFile(path: nil), format: .geojson, includeDevice: false,
                               plan: try FloorPlan(name: "plain", floors: [Floor(level: 0)]))
         }
     }
@@ -75,7 +75,7 @@ struct FixWriterTests {
             try output.commit()
         }
         #expect(try String(contentsOf: url, encoding: .utf8) == "second\n")
-        #expect(throws: CSVError.self) { _ = try OutputFile(path: "/nonexistent-folder/fixes.csv") }
+        #expect(throws: FileError.self) { _ = try OutputFile(path: "/nonexistent-folder/fixes.csv") }
     }
 
     @Test("an abandoned file output leaves no file behind")

@@ -1,10 +1,10 @@
-import PositioningIO
+import IndoorPositioning
 
 /// Decides, while the samples stream by, whether a file can be positioned in one pass, and
 /// what to do when it cannot.
 ///
-/// The engine takes each device's samples in time order up to its reorder delay; `locate`
-/// gives it the delay a file needs: the largest step back in time within one device plus
+/// The engine takes each device's samples in time order up to its reorder delay; the
+/// ``BatchLocator`` gives it the delay a file needs: the largest step back in time within one device plus
 /// 0.05 s (at most 1 s), or sorts the file in memory when some row steps back more than
 /// ``window``. That is decided on the way, in the one pass:
 /// - a file without a device column streams with the largest delay (1 s): for one device the
@@ -14,7 +14,7 @@ import PositioningIO
 ///   the output.
 /// A row that does not fit the pass (further back than the window, or stepping back at all in
 /// a file with devices) ends it: the rest of the file is read for its largest step back, and
-/// `locate` starts over with the right delay, or sorted (and the summary says so).
+/// the locator starts over with the right delay, or sorted (and the summary says so).
 ///
 /// Each device's latest time is kept while the device is active; with idle release, devices
 /// not heard for 1.5 × the idle-release time (after the engine released them) are forgotten,
@@ -96,7 +96,7 @@ struct SampleOrder {
 
     /// Reads the rest of `reader` for its largest step back and returns the pass the whole
     /// file needs.
-    mutating func passAfterReading(_ reader: RSSISampleReader) throws(CSVError) -> Pass {
+    mutating func passAfterReading(_ reader: RSSISampleReader) throws(FileError) -> Pass {
         while largestStepBack <= Self.window, let sample = try reader.next() { _ = admits(sample) }
         return Self.pass(forStepBack: largestStepBack)
     }

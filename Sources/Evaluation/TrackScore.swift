@@ -5,7 +5,7 @@
 /// scored against the truth of the same name, and fixes of a device the truth lacks are skipped.
 /// Honesty is reported when the fixes have `accuracy`; the floor hit rate when both files have
 /// `floor`.
-public struct Evaluation: Sendable, Hashable {
+public struct TrackScore: Sendable, Hashable {
     /// One device's scores.
     public struct Device: Sendable, Hashable {
         /// The device name ("" when the fixes name no devices).
@@ -27,7 +27,7 @@ public struct Evaluation: Sendable, Hashable {
 
     /// Scores `fixes` against `truth`; fixes inside a truth gap longer than `maxGap` seconds
     /// (positive) are skipped.
-    public init(fixes: TrackTable, truth: TrackTable, maxGap: Double = Evaluation.defaultMaxGap) {
+    public init(fixes: TrackTable, truth: TrackTable, maxGap: Double = TrackScore.defaultMaxGap) {
         let hasFloor = fixes.hasFloor && truth.hasFloor
         var devices: [Device] = []
         var pooledErrors: [Double] = [], pooledHonest: [Bool] = [], pooledFloor: [Bool] = []

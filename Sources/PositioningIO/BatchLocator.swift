@@ -1,0 +1,121 @@
+import Foundation
+import IndoorPositioning
+
+/// Positions a whole RSSI samples CSV (`FORMATS.md`) through a ``PositioningEngine``: what
+/// `indoorpos locate` does between reading its options and printing its summary.
+///
+/// The file is read once and streamed while each device's rows are in time order to within a
+/// second. A row further out of order ends that pass: the rest of the file is read for the
+/// largest step back within a device, the output is emptied (the `restart` callback) and the
+/// file is positioned again with the reorder delay it needs, or sorted in memory when a row steps
+/// back more than 0.95 s (``BatchResult/sorted``). With smoothing every report is held until the
+/// end and the smoothed track (Rauch–Tung–Striebel over each device's recorded history) is
+/// written instead; without it each report is written as soon as the engine gives it, and
+/// with ``PositioningEngine/Configuration/idleRelease`` devices not heard for that long are
+/// finished and forgotten on the way.
+///
+/// The result does not depend on the pass: a file whose rows are shuffled within one second of
+/// their device's order, or sorted from any order, gives the reports of the file in order.
+public struct BatchLocator: Sendable {
+    /// The building.
+    public let plan: FloorPlan
+    /// Per-beacon path-loss models that override the plan's (from a calibration file, or learned).
+    public let models: [BeaconIdentity: PathLossModel]
+    /// The engine's settings; its reorder delay is set per pass.
+    public let configuration: PositioningEngine.Configuration
+    /// Write the smoothed track instead of the causal one (needs Kalman tracking; the engine
+    /// then records its histories, and idle release is off).
+    public let smooth: Bool
+    /// Skip malformed rows (counted in ``BatchResult/counts``) instead of stopping at the first.
+    public let skipBadRows: Bool
+
+    /// A locator for `plan` with `models` overriding the plan's and the engine settings
+    /// `configuration`; `smooth` turns on its history recording and turns off idle release.
+    public init(plan: FloorPlan, models: [BeaconIdentity: PathLossModel] = [:],
+                configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
+                smooth: Bool = false, skipBadRows: Bool = false) {
+        self.plan = plan
+        self.models = models
+        var configuration = configuration
+        if smooth {
+            configuration.recordsHistory = true
+            configuration.idleRelease = nil
+        }
+        self.configuration = configuration
+        self.smooth = smooth
+        self.skipBadRows = skipBadRows
+    }
+
+    /// Positions the RSSI samples CSV at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the samples file (`timestamp,uuid,major,minor,rssi[,device]`).
+    ///   - hasDevices: called once, before the first report, with whether the file has a device
+    ///     column (a writer may want the column).
+    ///   - write: receives the reports in output order.
+    ///   - restart: called before the file is positioned again; it must discard every report
+    ///     written so far, or throw (for example ``BatchLocatorError/cannotStartOver(path:)``).
+    ///   - progress: called with the number of samples done so far, after each sample.
+    /// - Returns: the counts of the run.
+    /// - Throws: the reader's `CSVError`, the engine's `PositioningError`, what `restart`
+    ///   throws, and ``BatchLocatorError/noUsableSample(path:detail:)`` when no sample could be
+    ///   used (after every report was written: a caller that commits its output only on
+    ///   success leaves no file).
+    public func run(path: String, hasDevices: (Bool) throws -> Void = { _ in },
+                    write: (PositionReport) -> Void, restart: () throws -> Void,
+                    progress: (Int) -> Void = { _ in }) throws -> BatchResult {
+        var configuration = self.configuration
+        var reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+        try hasDevices(reader.hasDevices)
+        var held: [PositionReport] = []
+        let smooth = self.smooth
+        var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
+        var engine: PositioningEngine
+        var restarted = false
+        while true {
+            configuration.reorderDelay = pass.reorderDelay
+            engine = try PositioningEngine(plan: plan, calibration: models, configuration: configuration)
+            func emitReady() {
+                if smooth { held += engine.pull() } else { engine.drain(write) }
+            }
+            if pass == .sorted {
+                var all: [RSSISample] = []
+                while let sample = try reader.next() { all.append(sample) }
+                for sample in PositioningEngine.inBatchOrder(all) {
+                    engine.push(sample)
+                    emitReady()
+                    progress(engine.statistics.accepted)
+                }
+                break
+            }
+            var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease)
+            var next: SampleOrder.Pass?
+            while let sample = try reader.next() {
+                if !order.admits(sample) {
+                    next = try order.passAfterReading(reader)
+                    break
+                }
+                engine.push(sample)
+                emitReady()
+                progress(reader.counts.read)
+            }
+            guard var next else { break }
+            // A second start over could only come from a file changing under us: sort.
+            if restarted { next = .sorted }
+            restarted = true
+            try restart()
+            held.removeAll()
+            pass = next
+            reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+        }
+        if smooth { held += engine.finish() } else { engine.finish().forEach(write) }
+        if smooth { try engine.smooth(held).forEach(write) }
+        let result = BatchResult(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
+                                 restarts: restarted ? 1 : 0, setApart: engine.inconsistentBeacons,
+                                 learnedModels: engine.learnedModels)
+        if engine.statistics.accepted == 0 {
+            throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
+        }
+        return result
+    }
+}

@@ -1,0 +1,38 @@
+import IndoorPositioning
+
+/// What a ``BatchLocator`` run read, skipped and produced.
+public struct BatchResult: Sendable {
+    /// The reader's counts: rows read, rows without a reading, malformed rows.
+    public let counts: RSSISampleReader.Counts
+    /// The engine's counts: samples used and skipped by reason, reports, track restarts.
+    public let statistics: PositioningEngine.Statistics
+    /// Whether the file was sorted in memory (a row was more than 0.95 s out of its device's order).
+    public let sorted: Bool
+    /// How often the file was positioned again after a row out of order (0 or 1).
+    public let restarts: Int
+    /// Beacons set apart at the end as inconsistent with the tracks.
+    public let setApart: [BeaconIdentity]
+    /// The models learned while locating (with online learning), per beacon in plan order.
+    public let learnedModels: [LearnedPathLoss]?
+
+    /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".
+    public var skipped: [String] {
+        var skipped: [String] = []
+        if counts.noReading > 0 { skipped.append("\(counts.noReading) with no reading (rssi 0 or 127)") }
+        if statistics.invalidRSSI > 0 { skipped.append("\(statistics.invalidRSSI) with an implausible rssi") }
+        if statistics.unknownBeacon > 0 { skipped.append("\(statistics.unknownBeacon) of beacons not in the plan") }
+        if statistics.invalidTime > 0 { skipped.append("\(statistics.invalidTime) with an unusable timestamp") }
+        if statistics.late > 0 { skipped.append("\(statistics.late) too late for their epoch") }
+        if counts.badRows > 0 {
+            skipped.append("\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")")
+        }
+        return skipped
+    }
+
+    /// What was read and skipped, in one phrase ("120 samples read; skipped 3 of beacons not in
+    /// the plan").
+    public var readAndSkipped: String {
+        let read = "\(counts.read) samples read"
+        return skipped.isEmpty ? read + ", none skipped" : read + "; skipped " + skipped.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import PositioningIO
+
+/// The engine settings `locate` and `monitor` share: epoch, tracking and its models. Their
+/// ranges are checked by the engine's own `Configuration.validate()`; only what the command line
+/// adds (two options that exclude each other) is checked here.
+struct EngineOptions: ParsableArguments {
+    @Option(name: .long, help: "Epoch length in seconds: one position per device and epoch.")
+    var epoch: Double = 1
+
+    @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
+    var tracker: PositioningEngine.TrackingMode = .kalman
+
+    @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
+    var sampleSigma: Double?
+
+    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).")
+    var accelerationDensity: Double?
+
+    @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
+    var noOutline = false
+
+    @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
+    var deviceOffset: Double?
+
+    @Option(name: .long, help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
+    var deviceOffsetSigma: Double?
+
+    @Option(name: .long, help: "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).")
+    var shadowingShare: Double?
+
+    @Option(name: .long, help: "Correlation time of the shadowing in seconds (default 5).")
+    var shadowingTime: Double?
+
+    @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
+    var motionModes = false
+
+    func validate() throws {
+        if deviceOffset != nil && deviceOffsetSigma != nil {
+            throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
+        }
+        do {
+            try configuration(recordsHistory: false).validate()
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// The engine configuration these options ask for (`recordsHistory` for smoothing).
+    func configuration(recordsHistory: Bool) -> PositioningEngine.Configuration {
+        var configuration = PositioningEngine.Configuration(
+            epoch: epoch, tracking: tracker,
+            sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: recordsHistory)
+        if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
+        if motionModes { configuration.tracker.motionModes = MotionModes() }
+        configuration.deviceOffset = offsetModel
+        configuration.shadowing = shadowingModel
+        return configuration
+    }
+
+    /// The device-offset setting the options ask for (nil: the engine's default).
+    var offsetModel: DeviceOffsetModel? {
+        if let deviceOffset { return .fixed(deviceOffset) }
+        return deviceOffsetSigma.map { DeviceOffsetModel(priorSigma: $0) }
+    }
+
+    /// The shadowing model the options ask for.
+    var shadowingModel: ShadowingModel {
+        var model = ShadowingModel()
+        if let shadowingShare { model.correlatedShare = shadowingShare }
+        if let shadowingTime { model.correlationTime = shadowingTime }
+        return model
+    }
+}

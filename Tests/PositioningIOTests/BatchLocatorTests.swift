@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import PositioningIO
+
+/// The batch logic of `indoorpos locate` as a library type: reading order, starting over,
+/// sorting, smoothing and idle release, checked against the engine run on the same samples.
+@Suite("BatchLocator: positions a samples file as locate does")
+struct BatchLocatorTests {
+    let directory: URL
+    let plan: FloorPlan
+    let lines: [Substring]
+
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Docs/Examples")
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
+        lines = try String(contentsOfFile: Self.examples.appendingPathComponent("office-rssi.csv").path, encoding: .utf8).split(whereSeparator: \.isNewline)
+    }
+
+    func write(_ rows: [Substring], _ name: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try (([lines[0]] + rows).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The reports of a run of `locator` on `path`, and its result; `restarts` counts the calls
+    /// of the restart callback (which empties the reports, as a writer would).
+    func locate(_ locator: BatchLocator, _ path: String) throws -> (reports: [PositionReport], result: BatchResult, restarts: Int) {
+        var reports: [PositionReport] = []
+        var restarts = 0
+        let result = try locator.run(path: path, write: { reports.append($0) },
+                                     restart: { restarts += 1; reports.removeAll() })
+        return (reports, result, restarts)
+    }
+
+    /// The engine's reports for every sample of `path` pushed in batch order (devices in name
+    /// order, each in time order) without a reorder delay, then finished.
+    func engineReports(_ path: String) throws -> [PositionReport] {
+        var configuration = PositioningEngine.Configuration()
+        configuration.reorderDelay = 0
+        let reader = try RSSISampleReader(path: path)
+        var samples: [RSSISample] = []
+        while let sample = try reader.next() { samples.append(sample) }
+        var engine = try PositioningEngine(plan: plan, configuration: configuration)
+        var reports: [PositionReport] = []
+        for sample in PositioningEngine.inBatchOrder(samples) {
+            engine.push(sample)
+            reports += engine.pull()
+        }
+        return reports + engine.finish()
+    }
+
+    @Test("an in-order file streams in one pass; a row 30 rows late starts over sorted with the same reports")
+    func orderAndSorting() throws {
+        // The bundled sample sorted by device, then time (as recorded it steps back by a few
+        // milliseconds here and there).
+        let rows = lines.dropFirst().sorted { a, b in
+            let x = a.split(separator: ","), y = b.split(separator: ",")
+            return (x[1], Double(x[0])!) < (y[1], Double(y[0])!)
+        }
+        let inOrder = try locate(BatchLocator(plan: plan), try write(rows, "in-order.csv"))
+        #expect(inOrder.restarts == 0 && !inOrder.result.sorted)
+        #expect(inOrder.result.counts.read == rows.count)
+        #expect(inOrder.reports.count == inOrder.result.statistics.reports && inOrder.reports.count > 100)
+        // Devices one after another, each in time order: batch order.
+        #expect(inOrder.reports == (try engineReports(try write(rows, "copy.csv"))))
+
+        var late = rows
+        let moved = late.remove(at: 100)
+        late.insert(moved, at: 130)
+        let shuffled = try locate(BatchLocator(plan: plan), try write(late, "late.csv"))
+        #expect(shuffled.restarts == 1 && shuffled.result.sorted)
+        #expect(shuffled.reports == inOrder.reports)
+        #expect(shuffled.reports == (try engineReports(try write(late, "late-copy.csv"))))
+    }
+
+    @Test("smoothing writes one smoothed report per causal one, at the same times, with smaller uncertainty overall")
+    func smoothing() throws {
+        let path = try write(Array(lines.dropFirst()), "smooth.csv")
+        let causal = try locate(BatchLocator(plan: plan), path).reports
+        let smoothed = try locate(BatchLocator(plan: plan, smooth: true), path).reports
+        #expect(smoothed.count == causal.count)
+        #expect(zip(smoothed, causal).allSatisfy { $0.timestamp == $1.timestamp && $0.device == $1.device })
+        #expect(smoothed.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
+        let mean = { (reports: [PositionReport]) in reports.reduce(0.0) { $0 + $1.accuracy } / Double(reports.count) }
+        #expect(mean(smoothed) < mean(causal))
+    }
+
+    @Test("idle release finishes devices on the way and gives the same reports")
+    func idleRelease() throws {
+        let path = try write(Array(lines.dropFirst()), "idle.csv")
+        var configuration = PositioningEngine.Configuration()
+        configuration.idleRelease = 5
+        let released = try locate(BatchLocator(plan: plan, configuration: configuration), path)
+        let kept = try locate(BatchLocator(plan: plan), path)
+        #expect(released.reports.count == kept.reports.count)
+        #expect(Set(released.reports.map { "\($0.device ?? "")@\($0.timestamp)" })
+            == Set(kept.reports.map { "\($0.device ?? "")@\($0.timestamp)" }))
+    }
+
+    @Test("no usable sample is an error that says what was read and skipped; a refused restart stops the run")
+    func badRuns() throws {
+        let unknown = lines.dropFirst().prefix(20).map { line -> Substring in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            fields[3] = "9999"
+            return Substring(fields.joined(separator: ","))
+        }
+        let path = try write(Array(unknown), "unknown.csv")
+        #expect(throws: BatchLocatorError.noUsableSample(path: path, detail: "20 samples read; skipped 20 of beacons not in the plan")) {
+            _ = try locate(BatchLocator(plan: plan), path)
+        }
+        var late = Array(lines.dropFirst())
+        late.insert(late.remove(at: 100), at: 130)
+        let latePath = try write(late, "late.csv")
+        #expect(throws: BatchLocatorError.cannotStartOver(path: "out.csv")) {
+            _ = try BatchLocator(plan: plan).run(path: latePath, write: { _ in },
+                                                  restart: { throw BatchLocatorError.cannotStartOver(path: "out.csv") })
+        }
+    }
+}
