@@ -67,16 +67,9 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .malformedJSON(let detail):
             return "the floor plan is not valid JSON: \(detail)"
-        case .missingKey:
-            return "\(where_): required key is missing"
-        case .wrongType(_, let expected, let found):
-            return "\(where_): expected \(expected), found \(found)"
-        case .outOfRange(_, let value, let range):
-            return "\(where_): \(value) is out of range \(range)"
-        case .nonFinite(_, let value):
-            return "\(where_): \(value) is not a finite number"
-        case .malformedUUID(_, let value):
-            return "\(where_): \(value.quotedForMessage(limit: 60)) is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
+        case .missingKey, .wrongType, .outOfRange, .nonFinite, .malformedUUID:
+            // The JSON reader's own message for the same case.
+            return json.map(\.description) ?? where_
         case .duplicateIdentity(_, let identity, let firstPath):
             return "\(where_): beacon \(identity) is already placed at \(firstPath)"
         case .duplicateLevel(_, let level, let firstPath):
@@ -107,6 +100,19 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension FloorPlanError {
+    /// The JSON reader's error this is, for the cases the two share.
+    var json: JSONError? {
+        switch self {
+        case .malformedJSON(let detail): return .malformedJSON(detail: detail)
+        case .missingKey(let path): return .missingKey(path: path)
+        case .wrongType(let path, let expected, let found): return .wrongType(path: path, expected: expected, found: found)
+        case .outOfRange(let path, let value, let range): return .outOfRange(path: path, value: value, range: range)
+        case .nonFinite(let path, let value): return .nonFinite(path: path, value: value)
+        case .malformedUUID(let path, let value): return .malformedUUID(path: path, value: value)
+        default: return nil
+        }
+    }
+
     /// The floor plan's error for a JSON reading error: the same case, path and value (the
     /// message of a syntax error names the floor plan).
     init(_ error: JSONError) {

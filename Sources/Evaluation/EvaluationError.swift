@@ -1,4 +1,5 @@
 import Foundation
+import PositioningIO
 
 /// Why an evaluation or a picture could not be made. Messages are one line that says what to fix.
 public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import PositioningIO
 /// One row of an events CSV (`indoorpos monitor`'s output): a region's state changed at a time.
 public struct RegionEvent: Sendable, Hashable {
     /// A region's state.

@@ -1,4 +1,5 @@
 import LinearAlgebra
+import PositioningIO
 /// The tracks of a fixes or truth CSV, per device, each sorted by time (stably: rows with the
 /// same timestamp keep their file order).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Evaluation
 
 /// The empirical cumulative distribution of horizontal errors as an SVG chart: for each run the
 /// share of fixes (0–100 %) whose error is at most x metres, a step line per run, with the

@@ -1,4 +1,6 @@
 import Foundation
+import PositioningIO
+import Evaluation
 
 /// A picture of one floor: its outline, zones with their names, beacons labelled with their
 /// minor, the estimated track of each device in its own colour, the true track, 1-σ error

@@ -1,3 +1,4 @@
+import PositioningIO
 /// Maps plan metres (x east, y north) to picture pixels (x right, y down) at a fixed scale.
 public struct PlanProjection: Sendable, Hashable {
     /// The plan rectangle shown, metres.

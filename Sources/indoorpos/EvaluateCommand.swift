@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Rendering
+import PositioningIO
+import Evaluation
 
 /// `indoorpos evaluate --fixes F --truth T`: scores fixes against ground truth.
 struct EvaluateCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Rendering
+import PositioningIO
+import Evaluation
 
 /// Output formats of `indoorpos render`.
 enum RenderFormat: String, CaseIterable, ExpressibleByArgument {

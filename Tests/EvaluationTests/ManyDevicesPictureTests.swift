@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import Evaluation
+import PositioningIO
 @testable import Rendering
 
 @Suite("render: many devices and static truth")

@@ -4,6 +4,8 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
+import PositioningIO
+import Evaluation
 @testable import Rendering
 
 /// Collects the elements of an SVG document; parsing fails on malformed XML.

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import Evaluation
+import PositioningIO
 @testable import Rendering
 
 @Suite("render: replay page")

@@ -1,2 +1,0 @@
-// Pictures of plans, tracks and scores (SVG, and an HTML replay page) on top of Evaluation.
-@_exported import Evaluation
