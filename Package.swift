@@ -10,11 +10,11 @@ let package = Package(
     products: [
         .library(name: "IndoorPositioning", targets: ["IndoorPositioning"]),
         .library(name: "PositioningIO", targets: ["PositioningIO"]),
-        .executable(name: "indoorpos", targets: ["indoorpos"]),
+        .executable(name: "indoorpos", targets: ["indoorpos"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")
     ],
     targets: [
         .systemLibrary(
@@ -30,7 +30,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("lapack", .when(platforms: [.linux])),
                 .linkedLibrary("blas", .when(platforms: [.linux])),
-                .linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .macCatalyst])),
+                .linkedFramework("Accelerate", .when(platforms: [.macOS, .iOS, .macCatalyst]))
             ]
         ),
         .target(name: "StrictJSON"),
@@ -41,7 +41,9 @@ let package = Package(
         .target(name: "Monitoring", dependencies: ["StrictJSON", "BeaconModel", "Ranging"]),
         .target(
             name: "IndoorPositioning",
-            dependencies: ["StrictJSON", "BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"]
+            dependencies: [
+                "StrictJSON", "BeaconModel", "LinearAlgebra", "Ranging", "Trilateration", "Tracking", "Monitoring"
+            ]
         ),
         .target(name: "PositioningIO", dependencies: ["IndoorPositioning"]),
         .target(name: "Evaluation", dependencies: ["PositioningIO"]),
@@ -51,7 +53,7 @@ let package = Package(
             dependencies: [
                 "PositioningIO",
                 "Rendering",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
         .executableTarget(
@@ -87,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "IndoorPositioningTests",
             dependencies: ["IndoorPositioning", "PositioningIO", "TestSupport"]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "IndoorPositioning", path: ".."),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
     ],
     targets: [
         .target(name: "BenchmarkSupport", path: "Support"),
@@ -20,7 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
+                "BenchmarkSupport"
             ],
             path: "Trilateration",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -35,7 +35,7 @@ let package = Package(
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
+                "BenchmarkSupport"
             ],
             path: "Tracking",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -45,7 +45,7 @@ let package = Package(
             dependencies: [
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
+                "BenchmarkSupport"
             ],
             path: "Ranging",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -56,7 +56,7 @@ let package = Package(
                 .product(name: "IndoorPositioning", package: "IndoorPositioning"),
                 .product(name: "PositioningIO", package: "IndoorPositioning"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
+                "BenchmarkSupport"
             ],
             path: "Pipeline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -65,7 +65,7 @@ let package = Package(
             name: "AllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
             path: "AllocationCheck"
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,12 +14,15 @@ let package = Package(
     name: "IndoorPositioningFuzz",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "IndoorPositioning", path: ".."),
+        .package(name: "IndoorPositioning", path: "..")
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
-        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", .product(name: "IndoorPositioning", package: "IndoorPositioning")]),
-        .executableTarget(name: "FuzzFloorPlan", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CFuzzerDriver", .product(name: "IndoorPositioning", package: "IndoorPositioning")]),
+        .executableTarget(
+            name: "FuzzFloorPlan", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(
             name: "FuzzRSSICSV",
             dependencies: ["FuzzSupport", .product(name: "PositioningIO", package: "IndoorPositioning")],
@@ -32,12 +35,17 @@ let package = Package(
             name: "FuzzCalibrationJSON",
             dependencies: ["FuzzSupport", .product(name: "PositioningIO", package: "IndoorPositioning")],
             swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
-        .executableTarget(name: "FuzzSolver", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
-        .executableTarget(name: "FuzzTracker", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
-        .executableTarget(name: "FuzzTrackerBank", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
-        .executableTarget(name: "FuzzEngine", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
+            name: "FuzzSolver", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
+            name: "FuzzTracker", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
+            name: "FuzzTrackerBank", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
+            name: "FuzzEngine", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         // Fuzzes the regions JSON once the Monitoring module is in the package (a stub before).
-        .executableTarget(name: "FuzzRegions", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
+            name: "FuzzRegions", dependencies: ["FuzzSupport"], swiftSettings: fuzzTarget, linkerSettings: fuzzLink)
     ],
     swiftLanguageModes: [.v6]
 )

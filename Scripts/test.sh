@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-lapack.sh
+# The sources are formatted as swift-format formats them (.swift-format): exit 1 lists the files.
+bash Scripts/check-format.sh
 if command -v python3 >/dev/null 2>&1 && python3 -c "import numpy, scipy" 2>/dev/null; then
     python3 -m unittest discover -s Scripts/reference -p 'test_*.py'
 else

@@ -23,8 +23,14 @@ func batch(count: Int) -> String {
         heading += 0.05 * generator.gaussian()
         x += cos(heading) * 1.1 / rate
         y += sin(heading) * 1.1 / rate
-        if !(1 < x && x < 23) { heading = Double.pi - heading; x = min(max(x, 1), 23) }
-        if !(1 < y && y < 15) { heading = -heading; y = min(max(y, 1), 15) }
+        if !(1 < x && x < 23) {
+            heading = Double.pi - heading
+            x = min(max(x, 1), 23)
+        }
+        if !(1 < y && y < 15) {
+            heading = -heading
+            y = min(max(y, 1), 15)
+        }
         let (bx, by) = anchors[i % anchors.count]
         let d = ((x - bx) * (x - bx) + (y - by) * (y - by) + 1.96).squareRoot()
         let rssi = -59 - 20 * log10(d) + 4 * generator.gaussian()
@@ -37,11 +43,18 @@ func plan() throws -> FloorPlan {
     let beacons = anchors.enumerated().map { k, anchor in
         Beacon(identity: BeaconIdentity("\(uuid):1:\(k + 1)")!, position: Point3D(x: anchor.0, y: anchor.1, z: 2.6))
     }
-    return try FloorPlan(name: "large simulated batch",
-                         defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2, receiverHeight: 1.2),
-                         floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 24, y: 0),
-                                                                     Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)]),
-                                        beacons: beacons)])
+    return try FloorPlan(
+        name: "large simulated batch",
+        defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2, receiverHeight: 1.2),
+        floors: [
+            Floor(
+                level: 0,
+                outline: Polygon([
+                    Point2D(x: 0, y: 0), Point2D(x: 24, y: 0),
+                    Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)
+                ]),
+                beacons: beacons)
+        ])
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -49,10 +62,13 @@ let benchmarks: @Sendable () -> Void = {
     // factor 10⁶; the table shows allocations per sample too, rounded). The committed threshold
     // is on the allocations of one whole run (about 0.3 per sample, per epoch closed); one
     // allocation per sample would add 1,000,000.
-    Benchmark("ParseLocateWrite1MSamples", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-        scalingFactor: .mega, maxDuration: .seconds(30), maxIterations: 5,
-        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 5_000])])) { benchmark in
+    Benchmark(
+        "ParseLocateWrite1MSamples",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+            scalingFactor: .mega, maxDuration: .seconds(30), maxIterations: 5,
+            thresholds: [.mallocCountTotal: .init(absolute: [.p90: 5_000])])
+    ) { benchmark in
         let text = batch(count: 1_000_000)
         let floorPlan = try plan()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-benchmark.csv").path

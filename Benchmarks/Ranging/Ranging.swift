@@ -19,14 +19,20 @@ var noAllocations: [BenchmarkMetric: BenchmarkThresholds] { [.mallocCountTotal: 
 
 /// One iteration is 1,000 samples through `filter`.
 func filterBenchmark<Filter: RSSIFilter>(_ name: String, _ make: @escaping @Sendable () -> Filter) {
-    Benchmark(name, configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
-        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        name,
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+            maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let values = readings()
         var filter = make()
         var time = 0.0
         // Fill windows first, so the loop measures steady state.
-        for value in values { _ = try? filter.update(rssi: value, at: time); time += 0.1 }
+        for value in values {
+            _ = try? filter.update(rssi: value, at: time)
+            time += 0.1
+        }
         benchmark.startMeasurement()
         for iteration in benchmark.scaledIterations {
             blackHole(try? filter.update(rssi: values[iteration & 1023], at: time))
@@ -42,15 +48,19 @@ let benchmarks: @Sendable () -> Void = {
     filterBenchmark("RSSIKalmanFilterSample") { RSSIKalmanFilter() }
 
     do {
-        Benchmark("Calibration10000Samples", configuration: .init(
-            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
-            maxDuration: .seconds(2), maxIterations: 10_000, thresholds: noAllocations)) { benchmark in
+        Benchmark(
+            "Calibration10000Samples",
+            configuration: .init(
+                metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+                maxDuration: .seconds(2), maxIterations: 10_000, thresholds: noAllocations)
+        ) { benchmark in
             var generator = XorShiftGenerator()
             let truth = PathLossModel(measuredPower: -59, exponent: 2.2, sigma: 4)
             let samples = (0..<10_000).map { _ in
                 let distance = 0.5 + 14.5 * generator.uniform()
-                return CalibrationSample(distance: distance,
-                                         rssi: truth.expectedRSSI(atDistance: distance) + 4 * generator.gaussian())
+                return CalibrationSample(
+                    distance: distance,
+                    rssi: truth.expectedRSSI(atDistance: distance) + 4 * generator.gaussian())
             }
             let calibration = PathLossCalibration(method: .leastSquares)
             benchmark.startMeasurement()

@@ -11,8 +11,10 @@ import IndoorPositioning
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2_000 : 2_000
 let motionModes = CommandLine.arguments.dropFirst(2).contains("motion-modes") ? MotionModes() : nil
 let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
-let anchors: [(Double, Double)] = [(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
-                                   (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)]
+let anchors: [(Double, Double)] = [
+    (0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
+    (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)
+]
 struct XorShift {
     var state: UInt64 = 0x2545_F491_4F6C_DD1D
     mutating func uniform() -> Double {
@@ -35,16 +37,19 @@ for e in 0..<64 {
         let x = 12 + 8 * cos(t / 10), y = 8 + 5 * sin(t / 10)
         for (j, anchor) in anchors.enumerated() {
             let d = ((x - anchor.0) * (x - anchor.0) + (y - anchor.1) * (y - anchor.1) + 1.96).squareRoot()
-            samples.append(RSSIMeasurement(time: t, beaconPosition: Point3D(x: anchor.0, y: anchor.1, z: 2.6),
-                                           model: model, rssi: min(model.expectedRSSI(atDistance: d) + 4 * generator.gaussian(), -1),
-                                           beaconKey: j))
+            samples.append(
+                RSSIMeasurement(
+                    time: t, beaconPosition: Point3D(x: anchor.0, y: anchor.1, z: 2.6),
+                    model: model, rssi: min(model.expectedRSSI(atDistance: d) + 4 * generator.gaussian(), -1),
+                    beaconKey: j))
         }
     }
     epochs.append(samples)
 }
-var bank = try TrackerBank(first: PositionMeasurement(time: 0, position: Point2D(x: 20, y: 8), sigma: 2),
-                           configuration: TrackerConfiguration(motionModes: motionModes), offset: DeviceOffsetModel(),
-                           shadowing: [.independent, ShadowingModel(maximumStates: 8)], floorElevation: 0)
+var bank = try TrackerBank(
+    first: PositionMeasurement(time: 0, position: Point2D(x: 20, y: 8), sigma: 2),
+    configuration: TrackerConfiguration(motionModes: motionModes), offset: DeviceOffsetModel(),
+    shadowing: [.independent, ShadowingModel(maximumStates: 8)], floorElevation: 0)
 var shifted = epochs[0]
 @MainActor func run(_ n: Int, from start: Int) throws {
     for i in start..<(start + n) {
@@ -57,8 +62,11 @@ var shifted = epochs[0]
         try bank.update(shifted, at: Double(i) + 1)
     }
 }
-try run(256, from: 0)   // warm-up: scratch space reaches its size
+try run(256, from: 0)  // warm-up: scratch space reaches its size
 try run(count, from: 256)
 let e = bank.estimate
-print(String(format: "ran %d epochs (%d samples): position (%.2f, %.2f) m, offset %.2f dB, weights %@",
-             count, count * 32, e.position.x, e.position.y, bank.deviceOffset, bank.weights.map { String(format: "%.2f", $0) }.joined(separator: "/")))
+print(
+    String(
+        format: "ran %d epochs (%d samples): position (%.2f, %.2f) m, offset %.2f dB, weights %@",
+        count, count * 32, e.position.x, e.position.y, bank.deviceOffset,
+        bank.weights.map { String(format: "%.2f", $0) }.joined(separator: "/")))

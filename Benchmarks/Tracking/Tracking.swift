@@ -35,8 +35,9 @@ func walkSamples(count: Int) -> [RSSIMeasurement] {
 func startedTracker(recordsHistory: Bool = false) throws -> KalmanTracker {
     var configuration = TrackerConfiguration()
     configuration.recordsHistory = recordsHistory
-    return try KalmanTracker(first: PositionMeasurement(time: 0, position: position(at: 0), sigma: 1.5),
-                             configuration: configuration)
+    return try KalmanTracker(
+        first: PositionMeasurement(time: 0, position: position(at: 0), sigma: 1.5),
+        configuration: configuration)
 }
 
 /// The engine's tracker started at the walk's first position: a bank of the default shadowing
@@ -46,10 +47,11 @@ func startedTracker(recordsHistory: Bool = false) throws -> KalmanTracker {
 func startedBank(plain: Bool = false, recordsHistory: Bool = false) throws -> TrackerBank {
     var configuration = TrackerConfiguration()
     configuration.recordsHistory = recordsHistory
-    return try TrackerBank(first: PositionMeasurement(time: 0, position: position(at: 0), sigma: 1.5),
-                           configuration: configuration, offset: plain ? .fixed(0) : DeviceOffsetModel(),
-                           shadowing: plain ? [.independent] : [.independent, ShadowingModel(maximumStates: 8)],
-                           floorElevation: 0)
+    return try TrackerBank(
+        first: PositionMeasurement(time: 0, position: position(at: 0), sigma: 1.5),
+        configuration: configuration, offset: plain ? .fixed(0) : DeviceOffsetModel(),
+        shadowing: plain ? [.independent] : [.independent, ShadowingModel(maximumStates: 8)],
+        floorElevation: 0)
 }
 
 /// The walk's samples keyed by beacon (each beacon's shadowing bias is a state of the bank).
@@ -71,9 +73,12 @@ var noAllocations: [BenchmarkMetric: BenchmarkThresholds] { [.mallocCountTotal: 
 
 let benchmarks: @Sendable () -> Void = {
     // One RSSI sample fused (prediction to its time + one EKF update). 1,000 per iteration.
-    Benchmark("TrackerRSSIUpdate", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
-        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        "TrackerRSSIUpdate",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+            maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let samples = walkSamples(count: period)
         var tracker = try startedTracker()
         var index = 1
@@ -91,9 +96,12 @@ let benchmarks: @Sendable () -> Void = {
 
     // One epoch of 1 s: the prediction and the iterated update with its 32 samples. 1,000
     // epochs per iteration.
-    Benchmark("TrackerEpochUpdate", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
-        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        "TrackerEpochUpdate",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+            maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let samples = walkSamples(count: period)
         var tracker = try startedTracker()
         var epoch: [RSSIMeasurement] = Array(samples.prefix(32))
@@ -112,9 +120,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Rauch–Tung–Striebel smoothing of a recorded track of 10,000 steps (epochs).
-    Benchmark("RTSSmoothing10000Steps", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
-        maxDuration: .seconds(3), maxIterations: 1_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        "RTSSmoothing10000Steps",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+            maxDuration: .seconds(3), maxIterations: 1_000, thresholds: noAllocations)
+    ) { benchmark in
         let samples = walkSamples(count: 32 * 10_000)
         var tracker = try startedTracker(recordsHistory: true)
         for epoch in 0..<10_000 {
@@ -132,9 +143,12 @@ let benchmarks: @Sendable () -> Void = {
     // The engine's tracker: one epoch of 1 s (32 samples) fused by the bank of two members,
     // each with the device offset and 8 bias states (n = 13), re-weighed by evidence. 1,000
     // epochs per iteration.
-    Benchmark("BankEpochUpdate", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
-        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        "BankEpochUpdate",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+            maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let samples = keyedWalkSamples(count: period)
         var bank = try startedBank()
         var epoch: [RSSIMeasurement] = Array(samples.prefix(32))
@@ -155,9 +169,12 @@ let benchmarks: @Sendable () -> Void = {
     // The same epoch through the engine's tracker with every option off (one member, offset
     // fixed, no bias states): what the plain filter's epoch update costs in it. 1,000 epochs
     // per iteration, as TrackerEpochUpdate.
-    Benchmark("BankEpochUpdatePlain", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
-        maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+    Benchmark(
+        "BankEpochUpdatePlain",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions], scalingFactor: .kilo,
+            maxDuration: .seconds(2), maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let samples = walkSamples(count: period)
         var bank = try startedBank(plain: true)
         var epoch: [RSSIMeasurement] = Array(samples.prefix(32))
@@ -176,9 +193,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Smoothing a bank's recorded batch of 1,000 epochs (both members smoothed, then mixed).
-    Benchmark("BankSmoothing1000Steps", configuration: .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
-        maxDuration: .seconds(3), maxIterations: 1_000)) { benchmark in
+    Benchmark(
+        "BankSmoothing1000Steps",
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+            maxDuration: .seconds(3), maxIterations: 1_000)
+    ) { benchmark in
         let samples = keyedWalkSamples(count: 32 * 1_000)
         var bank = try startedBank(recordsHistory: true)
         for epoch in 0..<1_000 {

@@ -11,12 +11,17 @@ import IndoorPositioning
 /// `count` scenes of `beaconCount` beacons (4, 8 or 16) around the room; `spatial` puts the
 /// beacons at three heights and the receiver anywhere between 0.5 and 2 m (3D fixes);
 /// `outlier` adds +15 dB to one beacon's mean (a reflection), which the robust solver rejects.
-func makeScenes(count: Int, beaconCount: Int = 8, spatial: Bool = false, outlier: Bool = false) -> [[BeaconObservation]] {
-    let perimeter: [(Double, Double)] = [(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
-                                         (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8),
-                                         (6, 0.4), (18, 0.4), (23.6, 4), (23.6, 12),
-                                         (18, 15.6), (6, 15.6), (0.4, 12), (0.4, 4)]
-    let anchors = beaconCount == 4 ? [perimeter[0], perimeter[2], perimeter[4], perimeter[6]]
+func makeScenes(count: Int, beaconCount: Int = 8, spatial: Bool = false, outlier: Bool = false) -> [[BeaconObservation]]
+{
+    let perimeter: [(Double, Double)] = [
+        (0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
+        (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8),
+        (6, 0.4), (18, 0.4), (23.6, 4), (23.6, 12),
+        (18, 15.6), (6, 15.6), (0.4, 12), (0.4, 4)
+    ]
+    let anchors =
+        beaconCount == 4
+        ? [perimeter[0], perimeter[2], perimeter[4], perimeter[6]]
         : Array(perimeter.prefix(beaconCount))
     let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
     var generator = XorShiftGenerator()
@@ -33,10 +38,13 @@ func makeScenes(count: Int, beaconCount: Int = 8, spatial: Bool = false, outlier
             var sum = 0.0
             for _ in 0..<4 { sum += model.expectedRSSI(atDistance: d) + 4 * generator.gaussian() }
             if outlier && k == 1 { sum += 4 * 15 }
-            let identity = BeaconIdentity(uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
-                                          major: 1, minor: UInt16(k))
-            scene.append(BeaconObservation(identity: identity, position: position, level: 0, model: model,
-                                           meanRSSI: min(sum / 4, 0), count: 4))
+            let identity = BeaconIdentity(
+                uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)),
+                major: 1, minor: UInt16(k))
+            scene.append(
+                BeaconObservation(
+                    identity: identity, position: position, level: 0, model: model,
+                    meanRSSI: min(sum / 4, 0), count: 4))
         }
         scenes.append(scene)
     }
@@ -50,11 +58,17 @@ var noAllocations: [BenchmarkMetric: BenchmarkThresholds] { [.mallocCountTotal: 
 
 /// One benchmark iteration is 1,000 fixes (`scalingFactor: .kilo`): throughput is fixes per
 /// second and `mallocCountTotal` counts the allocations of 1,000 steady-state solves.
-func solverBenchmark(_ name: String, configuration: TrilaterationSolver.Configuration,
-                     scenes: @escaping @Sendable () -> [[BeaconObservation]]) {
-    Benchmark(name, configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
-                                         scalingFactor: .kilo, maxDuration: .seconds(2),
-                                         maxIterations: 100_000, thresholds: noAllocations)) { benchmark in
+func solverBenchmark(
+    _ name: String, configuration: TrilaterationSolver.Configuration,
+    scenes: @escaping @Sendable () -> [[BeaconObservation]]
+) {
+    Benchmark(
+        name,
+        configuration: .init(
+            metrics: [.wallClock, .throughput, .mallocCountTotal, .instructions],
+            scalingFactor: .kilo, maxDuration: .seconds(2),
+            maxIterations: 100_000, thresholds: noAllocations)
+    ) { benchmark in
         let scenes = scenes()
         var solver = TrilaterationSolver(configuration: configuration)
         var fix = Fix(reservingCapacity: 16)
@@ -95,21 +109,27 @@ let benchmarks: @Sendable () -> Void = {
     solverBenchmark("MaximumLikelihood2D8BeaconsDgels", configuration: .init(linearSolver: .householderQR)) {
         makeScenes(count: 1024)
     }
-    solverBenchmark("MaximumLikelihood3D8BeaconsDposv",
-                    configuration: .init(dimension: .spatial, linearSolver: .normalEquations)) {
+    solverBenchmark(
+        "MaximumLikelihood3D8BeaconsDposv",
+        configuration: .init(dimension: .spatial, linearSolver: .normalEquations)
+    ) {
         makeScenes(count: 1024, spatial: true)
     }
-    solverBenchmark("MaximumLikelihood3D8BeaconsDgels",
-                    configuration: .init(dimension: .spatial, linearSolver: .householderQR)) {
+    solverBenchmark(
+        "MaximumLikelihood3D8BeaconsDgels",
+        configuration: .init(dimension: .spatial, linearSolver: .householderQR)
+    ) {
         makeScenes(count: 1024, spatial: true)
     }
     solverBenchmark("MaximumLikelihood2D8BeaconsOneOutlier", configuration: planar) {
         makeScenes(count: 1024, outlier: true)
     }
-    solverBenchmark("MaximumLikelihood2D8BeaconsOneOutlierNoOutlierTest", configuration: .init(rejectsOutliers: false)) {
+    solverBenchmark("MaximumLikelihood2D8BeaconsOneOutlierNoOutlierTest", configuration: .init(rejectsOutliers: false))
+    {
         makeScenes(count: 1024, outlier: true)
     }
-    solverBenchmark("MaximumLikelihood2D8BeaconsOneOutlierDposv", configuration: .init(linearSolver: .normalEquations)) {
+    solverBenchmark("MaximumLikelihood2D8BeaconsOneOutlierDposv", configuration: .init(linearSolver: .normalEquations))
+    {
         makeScenes(count: 1024, outlier: true)
     }
     solverBenchmark("RangeLeastSquares2D8BeaconsOneOutlier", configuration: .init(estimator: .rangeLeastSquares)) {
@@ -118,8 +138,13 @@ let benchmarks: @Sendable () -> Void = {
     solverBenchmark("MaximumLikelihood2D8BeaconsGaussNewton", configuration: .init(usesSecondOrder: false)) {
         makeScenes(count: 1024)
     }
-    solverBenchmark("MaximumLikelihood2D8BeaconsOutline", configuration: .init(outline: Polygon([
-        Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)]))) {
+    solverBenchmark(
+        "MaximumLikelihood2D8BeaconsOutline",
+        configuration: .init(
+            outline: Polygon([
+                Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)
+            ]))
+    ) {
         makeScenes(count: 1024)
     }
 }

@@ -14,8 +14,10 @@ public struct Beacon: Sendable, Hashable {
 
     /// A placement: `position` in metres (z above the beacon's floor), `measuredPower` in dBm
     /// at 1 m and `pathLossExponent` dimensionless, each nil to take the plan's defaults.
-    public init(identity: BeaconIdentity, position: Point3D,
-                measuredPower: Double? = nil, pathLossExponent: Double? = nil) {
+    public init(
+        identity: BeaconIdentity, position: Point3D,
+        measuredPower: Double? = nil, pathLossExponent: Double? = nil
+    ) {
         self.identity = identity
         self.position = position
         self.measuredPower = measuredPower
@@ -39,8 +41,10 @@ public struct ResolvedBeacon: Sendable, Hashable {
 
     /// A resolved beacon: absolute `position` in metres, `measuredPower` in dBm at 1 m,
     /// `pathLossExponent` dimensionless.
-    public init(identity: BeaconIdentity, level: Int, position: Point3D,
-                measuredPower: Double, pathLossExponent: Double) {
+    public init(
+        identity: BeaconIdentity, level: Int, position: Point3D,
+        measuredPower: Double, pathLossExponent: Double
+    ) {
         self.identity = identity
         self.level = level
         self.position = position

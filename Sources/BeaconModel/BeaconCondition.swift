@@ -68,7 +68,8 @@ public struct BeaconCondition: Sendable, Hashable, Codable, CustomStringConverti
         case (let major?, nil): self.init(uuid: uuid, major: major)
         case (let major?, let minor?): self.init(uuid: uuid, major: major, minor: minor)
         case (nil, _?):
-            throw DecodingError.dataCorruptedError(forKey: .minor, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: .minor, in: container,
                 debugDescription: "a minor needs a major: give both, or leave out minor")
         }
     }

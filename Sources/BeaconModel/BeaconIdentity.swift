@@ -5,7 +5,9 @@ import Foundation
 /// Two identities are equal when all three parts are equal; the UUID compares
 /// case-insensitively because it is stored as a `UUID`. The text form is `UUID:major:minor`,
 /// for example `F7826DA6-4FA2-4E98-8024-BC5B71E0893E:1:7`.
-public struct BeaconIdentity: Sendable, Hashable, Codable, Comparable, CustomStringConvertible, LosslessStringConvertible {
+public struct BeaconIdentity: Sendable, Hashable, Codable, Comparable, CustomStringConvertible,
+    LosslessStringConvertible
+{
     /// The proximity UUID shared by a deployment's beacons.
     public var uuid: UUID
     /// The major value (0…65535), typically a building or floor.
@@ -24,9 +26,10 @@ public struct BeaconIdentity: Sendable, Hashable, Codable, Comparable, CustomStr
     public init?(_ description: String) {
         let parts = description.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let uuid = UUID(uuidString: String(parts[0])),
-              let major = UInt16(parts[1]),
-              let minor = UInt16(parts[2]) else { return nil }
+            let uuid = UUID(uuidString: String(parts[0])),
+            let major = UInt16(parts[1]),
+            let minor = UInt16(parts[2])
+        else { return nil }
         self.init(uuid: uuid, major: major, minor: minor)
     }
 

@@ -15,8 +15,10 @@ public struct Floor: Sendable, Hashable {
 
     /// A floor: `elevation` in metres above the building reference; the outline, zones and
     /// beacon x, y in metres in the building frame, beacon z in metres above this floor.
-    public init(level: Int, name: String? = nil, elevation: Double = 0, outline: Polygon? = nil,
-                zones: [Zone] = [], beacons: [Beacon] = []) {
+    public init(
+        level: Int, name: String? = nil, elevation: Double = 0, outline: Polygon? = nil,
+        zones: [Zone] = [], beacons: [Beacon] = []
+    ) {
         self.level = level
         self.name = name
         self.elevation = elevation

@@ -13,8 +13,10 @@ extension FloorPlan: Codable {
         do {
             self = try FloorPlan(jsonData: Data(JSONWriter.write(value)))
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: error.description, underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: error.description, underlyingError: error))
         }
     }
 

@@ -39,8 +39,9 @@ extension FloorPlan {
         if let versionNode = top.optional("formatVersion") {
             let version = try versionNode.integer(in: Int(Int32.min)...Int(Int32.max))
             if version < 1 {
-                throw .outOfRange(path: versionNode.path, value: versionNode.literal,
-                                  range: "1...\(FloorPlan.currentFormatVersion)")
+                throw .outOfRange(
+                    path: versionNode.path, value: versionNode.literal,
+                    range: "1...\(FloorPlan.currentFormatVersion)")
             }
             if version > FloorPlan.currentFormatVersion {
                 throw .unsupportedFormatVersion(path: versionNode.path, version: version)
@@ -73,10 +74,13 @@ extension FloorPlan {
             case .missing: throw .io(path: path, detail: "no such file; check the floor-plan path")
             case .directory: throw .io(path: path, detail: "is a directory, not a floor-plan JSON file")
             case .unopenable: throw .io(path: path, detail: "cannot be opened; check its permissions")
-            case .unreadable(let reason): throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
+            case .unreadable(let reason):
+                throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
             case .tooLarge(let limit):
-                throw .io(path: path, detail: "is larger than \(limit >> 20) MiB; "
-                    + "a floor plan is a few kilobytes, check that this is the plan file")
+                throw .io(
+                    path: path,
+                    detail: "is larger than \(limit >> 20) MiB; "
+                        + "a floor plan is a few kilobytes, check that this is the plan file")
             }
         }
         return try FloorPlan(jsonData: data)
@@ -94,7 +98,9 @@ extension FloorPlan {
         do {
             try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .io(path: path, detail: "cannot be written (\(FloorPlan.reason(error))); check that the folder exists and is writable")
+            throw .io(
+                path: path,
+                detail: "cannot be written (\(FloorPlan.reason(error))); check that the folder exists and is writable")
         }
     }
 
@@ -134,29 +140,35 @@ extension FloorPlan {
         for zoneNode in try object.optional("zones")?.array() ?? [] {
             let zone = try zoneNode.object()
             try zone.rejectMisspelledKeys(known: ["id", "name", "polygon"])
-            zones.append(Zone(id: try zone.required("id").string(),
-                              name: try zone.optional("name")?.string(),
-                              polygon: try zone.required("polygon").polygon()))
+            zones.append(
+                Zone(
+                    id: try zone.required("id").string(),
+                    name: try zone.optional("name")?.string(),
+                    polygon: try zone.required("polygon").polygon()))
         }
         var beacons: [Beacon] = []
         for beaconNode in try object.optional("beacons")?.array() ?? [] {
             beacons.append(try decodeBeacon(beaconNode))
         }
-        return Floor(level: level, name: name, elevation: elevation, outline: outline,
-                     zones: zones, beacons: beacons)
+        return Floor(
+            level: level, name: name, elevation: elevation, outline: outline,
+            zones: zones, beacons: beacons)
     }
 
     private static func decodeBeacon(_ node: PlanNode) throws(FloorPlanError) -> Beacon {
         let object = try node.object()
-        try object.rejectMisspelledKeys(known: ["uuid", "major", "minor", "x", "y", "z", "measuredPower", "pathLossExponent"])
+        try object.rejectMisspelledKeys(known: [
+            "uuid", "major", "minor", "x", "y", "z", "measuredPower", "pathLossExponent"
+        ])
         let identityRange = Int(UInt16.min)...Int(UInt16.max)
         let identity = BeaconIdentity(
             uuid: try object.required("uuid").uuid(),
             major: UInt16(try object.required("major").integer(in: identityRange)),
             minor: UInt16(try object.required("minor").integer(in: identityRange)))
-        let position = Point3D(x: try object.required("x").double(),
-                               y: try object.required("y").double(),
-                               z: try object.optional("z")?.double() ?? 0)
+        let position = Point3D(
+            x: try object.required("x").double(),
+            y: try object.required("y").double(),
+            z: try object.optional("z")?.double() ?? 0)
         return Beacon(
             identity: identity, position: position,
             measuredPower: try object.optional("measuredPower")?.double(in: measuredPowerRange, unit: "dBm"),
@@ -170,19 +182,26 @@ extension FloorPlan {
         var members: [(key: String, value: JSONValue)] = [
             ("formatVersion", .number(FloorPlan.currentFormatVersion)),
             ("name", .string(name)),
-            ("defaults", .object([
-                ("measuredPower", .number(defaults.measuredPower)),
-                ("pathLossExponent", .number(defaults.pathLossExponent)),
-                ("receiverHeight", .number(defaults.receiverHeight)),
-            ])),
-            ("floors", .array(floors.map(FloorPlan.jsonValue(of:)))),
+            (
+                "defaults",
+                .object([
+                    ("measuredPower", .number(defaults.measuredPower)),
+                    ("pathLossExponent", .number(defaults.pathLossExponent)),
+                    ("receiverHeight", .number(defaults.receiverHeight))
+                ])
+            ),
+            ("floors", .array(floors.map(FloorPlan.jsonValue(of:))))
         ]
         if let georeference {
-            members.append(("georeference", .object([
-                ("latitude", .number(georeference.latitude)),
-                ("longitude", .number(georeference.longitude)),
-                ("bearing", .number(georeference.bearing)),
-            ])))
+            members.append(
+                (
+                    "georeference",
+                    .object([
+                        ("latitude", .number(georeference.latitude)),
+                        ("longitude", .number(georeference.longitude)),
+                        ("bearing", .number(georeference.bearing))
+                    ])
+                ))
         }
         return .object(members)
     }
@@ -190,29 +209,39 @@ extension FloorPlan {
     private static func jsonValue(of floor: Floor) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("level", .number(floor.level)),
-            ("elevation", .number(floor.elevation)),
+            ("elevation", .number(floor.elevation))
         ]
         if let name = floor.name { members.append(("name", .string(name))) }
         if let outline = floor.outline { members.append(("outline", jsonValue(of: outline))) }
-        members.append(("zones", .array(floor.zones.map { zone in
-            var zoneMembers: [(key: String, value: JSONValue)] = [("id", .string(zone.id))]
-            if let name = zone.name { zoneMembers.append(("name", .string(name))) }
-            zoneMembers.append(("polygon", jsonValue(of: zone.polygon)))
-            return .object(zoneMembers)
-        })))
-        members.append(("beacons", .array(floor.beacons.map { beacon in
-            var beaconMembers: [(key: String, value: JSONValue)] = [
-                ("uuid", .string(beacon.identity.uuid.uuidString)),
-                ("major", .number(Int(beacon.identity.major))),
-                ("minor", .number(Int(beacon.identity.minor))),
-                ("x", .number(beacon.position.x)),
-                ("y", .number(beacon.position.y)),
-                ("z", .number(beacon.position.z)),
-            ]
-            if let p = beacon.measuredPower { beaconMembers.append(("measuredPower", .number(p))) }
-            if let n = beacon.pathLossExponent { beaconMembers.append(("pathLossExponent", .number(n))) }
-            return .object(beaconMembers)
-        })))
+        members.append(
+            (
+                "zones",
+                .array(
+                    floor.zones.map { zone in
+                        var zoneMembers: [(key: String, value: JSONValue)] = [("id", .string(zone.id))]
+                        if let name = zone.name { zoneMembers.append(("name", .string(name))) }
+                        zoneMembers.append(("polygon", jsonValue(of: zone.polygon)))
+                        return .object(zoneMembers)
+                    })
+            ))
+        members.append(
+            (
+                "beacons",
+                .array(
+                    floor.beacons.map { beacon in
+                        var beaconMembers: [(key: String, value: JSONValue)] = [
+                            ("uuid", .string(beacon.identity.uuid.uuidString)),
+                            ("major", .number(Int(beacon.identity.major))),
+                            ("minor", .number(Int(beacon.identity.minor))),
+                            ("x", .number(beacon.position.x)),
+                            ("y", .number(beacon.position.y)),
+                            ("z", .number(beacon.position.z))
+                        ]
+                        if let p = beacon.measuredPower { beaconMembers.append(("measuredPower", .number(p))) }
+                        if let n = beacon.pathLossExponent { beaconMembers.append(("pathLossExponent", .number(n))) }
+                        return .object(beaconMembers)
+                    })
+            ))
         return .object(members)
     }
 

@@ -19,8 +19,9 @@ extension FloorPlan {
         for (f, floor) in floors.enumerated() {
             let floorPath = "floors[\(f)]"
             if let first = levels[floor.level] {
-                throw .duplicateLevel(path: "\(floorPath).level", level: floor.level,
-                                      firstPath: "floors[\(first)].level")
+                throw .duplicateLevel(
+                    path: "\(floorPath).level", level: floor.level,
+                    firstPath: "floors[\(first)].level")
             }
             levels[floor.level] = f
             try checkCoordinate(floor.elevation, path: "\(floorPath).elevation")
@@ -30,8 +31,9 @@ extension FloorPlan {
             var zoneIDs: [String: Int] = [:]
             for (z, zone) in floor.zones.enumerated() {
                 if let first = zoneIDs[zone.id] {
-                    throw .duplicateZone(path: "\(floorPath).zones[\(z)].id", id: zone.id,
-                                         firstPath: "\(floorPath).zones[\(first)].id")
+                    throw .duplicateZone(
+                        path: "\(floorPath).zones[\(z)].id", id: zone.id,
+                        firstPath: "\(floorPath).zones[\(first)].id")
                 }
                 if zone.id.isEmpty { throw .emptyZoneID(path: "\(floorPath).zones[\(z)].id") }
                 zoneIDs[zone.id] = z
@@ -98,13 +100,14 @@ extension FloorPlan {
         let checks: [(String, Double, ClosedRange<Double>)] = [
             ("latitude", georeference.latitude, Georeference.latitudeRange),
             ("longitude", georeference.longitude, Georeference.longitudeRange),
-            ("bearing", georeference.bearing, Georeference.bearingRange),
+            ("bearing", georeference.bearing, Georeference.bearingRange)
         ]
         for (key, value, range) in checks {
             try checkFinite(value, path: "\(path).\(key)")
             guard range.contains(value) else {
-                throw .outOfRange(path: "\(path).\(key)", value: value.description,
-                                  range: "\(range.lowerBound)...\(range.upperBound) degrees")
+                throw .outOfRange(
+                    path: "\(path).\(key)", value: value.description,
+                    range: "\(range.lowerBound)...\(range.upperBound) degrees")
             }
         }
     }

@@ -26,8 +26,10 @@ public struct FloorPlan: Sendable, Hashable {
 
     /// A validated plan.
     /// - Throws: ``FloorPlanError`` naming the first problem found, with its JSON path.
-    public init(name: String, defaults: PlanDefaults = PlanDefaults(), floors: [Floor],
-                georeference: Georeference? = nil) throws(FloorPlanError) {
+    public init(
+        name: String, defaults: PlanDefaults = PlanDefaults(), floors: [Floor],
+        georeference: Georeference? = nil
+    ) throws(FloorPlanError) {
         try FloorPlan.validate(defaults: defaults, floors: floors)
         if let georeference { try FloorPlan.validate(georeference, path: "georeference") }
         self.name = name
@@ -64,8 +66,9 @@ public struct FloorPlan: Sendable, Hashable {
         return ResolvedBeacon(
             identity: identity,
             level: floor.level,
-            position: Point3D(x: beacon.position.x, y: beacon.position.y,
-                              z: floor.elevation + beacon.position.z),
+            position: Point3D(
+                x: beacon.position.x, y: beacon.position.y,
+                z: floor.elevation + beacon.position.z),
             measuredPower: beacon.measuredPower ?? defaults.measuredPower,
             pathLossExponent: beacon.pathLossExponent ?? defaults.pathLossExponent)
     }

@@ -52,10 +52,10 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .malformedJSON: return ""
         case .missingKey(let p), .wrongType(let p, _, _), .outOfRange(let p, _, _), .nonFinite(let p, _),
-             .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
-             .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
-             .emptyZoneID(let p), .selfIntersecting(let p, _, _),
-             .unsupportedFormatVersion(let p, _), .misspelledKey(let p, _, _), .io(let p, _):
+            .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
+            .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
+            .emptyZoneID(let p), .selfIntersecting(let p, _, _),
+            .unsupportedFormatVersion(let p, _), .misspelledKey(let p, _, _), .io(let p, _):
             return p
         }
     }
@@ -91,7 +91,8 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(where_): format version \(version) is newer than this library reads "
                 + "(\(FloorPlan.currentFormatVersion)); update the library or save the plan as version 1"
         case .misspelledKey(_, let key, let suggestion):
-            return "\(where_): unknown key \(key.quotedForMessage(limit: 40)); did you mean \(suggestion.quotedForMessage())? "
+            return
+                "\(where_): unknown key \(key.quotedForMessage(limit: 40)); did you mean \(suggestion.quotedForMessage())? "
                 + "(a misspelled key would be ignored)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
@@ -105,7 +106,8 @@ extension FloorPlanError {
         switch self {
         case .malformedJSON(let detail): return .malformedJSON(detail: detail)
         case .missingKey(let path): return .missingKey(path: path)
-        case .wrongType(let path, let expected, let found): return .wrongType(path: path, expected: expected, found: found)
+        case .wrongType(let path, let expected, let found):
+            return .wrongType(path: path, expected: expected, found: found)
         case .outOfRange(let path, let value, let range): return .outOfRange(path: path, value: value, range: range)
         case .nonFinite(let path, let value): return .nonFinite(path: path, value: value)
         case .malformedUUID(let path, let value): return .malformedUUID(path: path, value: value)
@@ -119,7 +121,8 @@ extension FloorPlanError {
         switch error {
         case .malformedJSON(let detail): self = .malformedJSON(detail: detail)
         case .missingKey(let path): self = .missingKey(path: path)
-        case .wrongType(let path, let expected, let found): self = .wrongType(path: path, expected: expected, found: found)
+        case .wrongType(let path, let expected, let found):
+            self = .wrongType(path: path, expected: expected, found: found)
         case .outOfRange(let path, let value, let range): self = .outOfRange(path: path, value: value, range: range)
         case .nonFinite(let path, let value): self = .nonFinite(path: path, value: value)
         case .malformedUUID(let path, let value): self = .malformedUUID(path: path, value: value)

@@ -51,13 +51,15 @@ extension FloorPlan {
                     guard !outline.contains(point) else { continue }
                     let distance = outline.distanceToBoundary(point)
                     if distance > margin {
-                        warnings.append(.beaconOutsideOutline(beacon: beacon.identity, level: floor.level, distance: distance))
+                        warnings.append(
+                            .beaconOutsideOutline(beacon: beacon.identity, level: floor.level, distance: distance))
                     }
                 }
                 for zone in floor.zones
                 where !zone.polygon.vertices.contains(where: outline.contains)
                     && !outline.vertices.contains(where: zone.polygon.contains)
-                    && !Self.edgesCross(zone.polygon, outline) {
+                    && !Self.edgesCross(zone.polygon, outline)
+                {
                     warnings.append(.zoneOutsideOutline(zone: zone.id, level: floor.level))
                 }
             }

@@ -28,7 +28,9 @@ struct PlanNode {
         do { return try accessor(json) } catch { throw FloorPlanError(error) }
     }
 
-    func object() throws(FloorPlanError) -> PlanObjectNode { PlanObjectNode(json: try read { n throws(JSONError) in try n.object() }) }
+    func object() throws(FloorPlanError) -> PlanObjectNode {
+        PlanObjectNode(json: try read { n throws(JSONError) in try n.object() })
+    }
     func array(of what: String = "an array […]") throws(FloorPlanError) -> [PlanNode] {
         try read { n throws(JSONError) in try n.array(of: what) }.map(PlanNode.init)
     }

@@ -95,8 +95,10 @@ public struct Polygon: Sendable, Hashable, Codable {
                 if minX[j] > maxX[i] { break }
                 // Skip adjacent edges (they share a vertex by construction).
                 if abs(i - j) == 1 || abs(i - j) == n - 1 { continue }
-                if Self.segmentsIntersect(vertices[i], vertices[(i + 1) % n],
-                                          vertices[j], vertices[(j + 1) % n]) {
+                if Self.segmentsIntersect(
+                    vertices[i], vertices[(i + 1) % n],
+                    vertices[j], vertices[(j + 1) % n])
+                {
                     let pair = (edge: Swift.min(i, j), otherEdge: Swift.max(i, j))
                     // Report the lowest pair, so the answer does not depend on the sweep order.
                     if found.map({ (pair.edge, pair.otherEdge) < ($0.edge, $0.otherEdge) }) ?? true { found = pair }

@@ -25,15 +25,18 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\(fixes): no fix falls inside the time span of \(truth); check the timestamps "
                 + "(same epoch and units?) and the device names"
         case .onlyInGaps(let fixes, let truth, let count, let maxGap):
-            return "\(fixes): all \(count) fixes inside the time span of \(truth) fall in gaps between truth rows longer "
+            return
+                "\(fixes): all \(count) fixes inside the time span of \(truth) fall in gaps between truth rows longer "
                 + "than \(String(format: "%g", maxGap)) s (--max-gap); for a receiver held still, give a point's rows equal "
                 + "positions or a 'static' column of 1, or raise --max-gap"
         case .invalidSetting(let detail):
             return detail
         case .unknownLevel(let level, let available):
-            return "level \(level) is not in the plan; its levels are \(available.map(String.init).joined(separator: ", "))"
+            return
+                "level \(level) is not in the plan; its levels are \(available.map(String.init).joined(separator: ", "))"
         case .unknownDevice(let device, let available):
-            let names = available.isEmpty ? "the files name no devices" : "devices: " + available.joined(separator: ", ")
+            let names =
+                available.isEmpty ? "the files name no devices" : "devices: " + available.joined(separator: ", ")
             return "device '\(device)' is in neither the fixes nor the truth (\(names))"
         }
     }

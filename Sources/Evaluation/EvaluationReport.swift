@@ -49,7 +49,8 @@ public enum EvaluationReport {
     }
 
     static func text(_ run: EvaluationRun, titled: Bool) -> String {
-        let header = padded("device", 30, left: true) + " " + padded("count", 6) + " " + padded("skipped", 7) + " "
+        let header =
+            padded("device", 30, left: true) + " " + padded("count", 6) + " " + padded("skipped", 7) + " "
             + ["RMSE", "median", "P90", "P95"].map { padded($0, 7) }.joined(separator: " ") + " "
             + padded("honesty", 8) + " " + padded("floor", 7)
         var lines = titled ? [run.label] : []
@@ -58,18 +59,21 @@ public enum EvaluationReport {
         var rows = devices.count > 1 || devices.first?.name != "" ? devices.map { ($0.name, $0.metrics) } : []
         rows.append(("overall", run.evaluation.overall))
         for (name, m) in rows {
-            lines.append(padded(name.isEmpty ? "-" : name, 30, left: true) + " " + padded(String(m.count), 6) + " "
-                + padded(String(m.skipped), 7) + " "
-                + [m.rmse, m.median, m.p90, m.p95].map { padded(cell($0), 7) }.joined(separator: " ") + " "
-                + padded(cell(m.honesty, percent: true), 8) + " " + padded(cell(m.floorHitRate, percent: true), 7))
+            lines.append(
+                padded(name.isEmpty ? "-" : name, 30, left: true) + " " + padded(String(m.count), 6) + " "
+                    + padded(String(m.skipped), 7) + " "
+                    + [m.rmse, m.median, m.p90, m.p95].map { padded(cell($0), 7) }.joined(separator: " ") + " "
+                    + padded(cell(m.honesty, percent: true), 8) + " " + padded(cell(m.floorHitRate, percent: true), 7))
         }
         lines.append("errors in metres (horizontal); honesty = share of fixes with error <= accuracy")
         return lines.joined(separator: "\n") + "\n"
     }
 
     static func markdown(_ runs: [EvaluationRun]) -> String {
-        var lines = ["| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |",
-                     "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        var lines = [
+            "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |"
+        ]
         for run in runs {
             let m = run.evaluation.overall
             let label = run.label.replacingOccurrences(of: "|", with: "\\|")
@@ -122,8 +126,10 @@ public enum EvaluationReport {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(metrics.count, forKey: .count)
             try c.encode(metrics.skipped, forKey: .skipped)
-            for (key, value) in [(Keys.rmse, metrics.rmse), (.median, metrics.median), (.p90, metrics.p90),
-                                 (.p95, metrics.p95), (.honesty, metrics.honesty), (.floorHitRate, metrics.floorHitRate)] {
+            for (key, value) in [
+                (Keys.rmse, metrics.rmse), (.median, metrics.median), (.p90, metrics.p90),
+                (.p95, metrics.p95), (.honesty, metrics.honesty), (.floorHitRate, metrics.floorHitRate)
+            ] {
                 if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
             }
         }

@@ -1,4 +1,5 @@
 import PositioningIO
+
 /// One row of an events CSV (`indoorpos monitor`'s output): a region's state changed at a time.
 public struct RegionEvent: Sendable, Hashable {
     /// A region's state.
@@ -23,8 +24,10 @@ public struct RegionEvent: Sendable, Hashable {
     public var flag: String?
 
     /// An event: `timestamp` in seconds.
-    public init(timestamp: Double, region: String, state: State, device: String = "",
-                refinement: String? = nil, flag: String? = nil) {
+    public init(
+        timestamp: Double, region: String, state: State, device: String = "",
+        refinement: String? = nil, flag: String? = nil
+    ) {
         self.timestamp = timestamp
         self.region = region
         self.state = state
@@ -48,7 +51,8 @@ public struct RegionEvent: Sendable, Hashable {
     }
 
     private static func read(csv: CSVReader) throws(FileError) -> [RegionEvent] {
-        let t = try csv.requireColumn("timestamp"), r = try csv.requireColumn("region"), s = try csv.requireColumn("state")
+        let t = try csv.requireColumn("timestamp"), r = try csv.requireColumn("region"),
+            s = try csv.requireColumn("state")
         let d = csv.column("device"), refinement = csv.column("refinement"), flag = csv.column("flag")
         var events: [(Int, RegionEvent)] = []
         func optional(_ row: [String], _ index: Int?) throws(FileError) -> String? {
@@ -59,19 +63,23 @@ public struct RegionEvent: Sendable, Hashable {
         while let row = try csv.next() {
             let stateText = try csv.field(row, s)
             guard let state = State(rawValue: stateText.lowercased()) else {
-                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[s], value: String(stateText),
-                                    expected: "satisfied or unsatisfied")
+                throw .invalidValue(
+                    path: csv.path, line: csv.line, column: csv.header[s], value: String(stateText),
+                    expected: "satisfied or unsatisfied")
             }
             let region = try csv.field(row, r)
             guard !region.isEmpty else {
-                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[r], value: "",
-                                    expected: "a region id")
+                throw .invalidValue(
+                    path: csv.path, line: csv.line, column: csv.header[r], value: "",
+                    expected: "a region id")
             }
-            let event = RegionEvent(timestamp: try csv.double(row, t), region: String(region), state: state,
-                                    device: try optional(row, d) ?? "", refinement: try optional(row, refinement),
-                                    flag: try optional(row, flag))
+            let event = RegionEvent(
+                timestamp: try csv.double(row, t), region: String(region), state: state,
+                device: try optional(row, d) ?? "", refinement: try optional(row, refinement),
+                flag: try optional(row, flag))
             events.append((events.count, event))
         }
-        return events.sorted { $0.1.timestamp != $1.1.timestamp ? $0.1.timestamp < $1.1.timestamp : $0.0 < $1.0 }.map(\.1)
+        return events.sorted { $0.1.timestamp != $1.1.timestamp ? $0.1.timestamp < $1.1.timestamp : $0.0 < $1.0 }.map(
+            \.1)
     }
 }

@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// One timed position of a track read from a file: a fix (with its uncertainty when the file
 /// gives it) or a ground-truth sample. Coordinates in metres in the building frame.
 public struct TrackPoint: Sendable, Hashable {
@@ -19,8 +20,10 @@ public struct TrackPoint: Sendable, Hashable {
     public var isStatic = false
 
     /// A point: `timestamp` in seconds, `x`, `y` and `accuracy` in metres, `covariance` in m².
-    public init(timestamp: Double, x: Double, y: Double, floor: Int? = nil, accuracy: Double? = nil,
-                covariance: PositionCovariance? = nil) {
+    public init(
+        timestamp: Double, x: Double, y: Double, floor: Int? = nil, accuracy: Double? = nil,
+        covariance: PositionCovariance? = nil
+    ) {
         self.timestamp = timestamp
         self.x = x
         self.y = y

@@ -37,8 +37,11 @@ public struct TrackScore: Sendable, Hashable {
             let fixPoints = fixes.tracks[name] ?? []
             guard let reference = shared ?? truth.tracks[name].map(TruthTrack.init(points:)) else {
                 skippedTotal += fixPoints.count
-                devices.append(Device(name: name, metrics: EvaluationMetrics(
-                    errors: [], honest: nil, floorHits: nil, skipped: fixPoints.count)))
+                devices.append(
+                    Device(
+                        name: name,
+                        metrics: EvaluationMetrics(
+                            errors: [], honest: nil, floorHits: nil, skipped: fixPoints.count)))
                 continue
             }
             var errors: [Double] = [], honest: [Bool] = [], floorHits: [Bool] = []
@@ -56,15 +59,19 @@ public struct TrackScore: Sendable, Hashable {
                 if hasFloor { floorHits.append(fix.floor == at.floor) }
             }
             skippedTotal += skipped
-            devices.append(Device(name: name, metrics: EvaluationMetrics(
-                errors: errors, honest: fixes.hasAccuracy ? honest : nil,
-                floorHits: hasFloor ? floorHits : nil, skipped: skipped)))
+            devices.append(
+                Device(
+                    name: name,
+                    metrics: EvaluationMetrics(
+                        errors: errors, honest: fixes.hasAccuracy ? honest : nil,
+                        floorHits: hasFloor ? floorHits : nil, skipped: skipped)))
             pooledErrors += errors
             pooledHonest += honest
             pooledFloor += floorHits
         }
         self.devices = devices
-        overall = EvaluationMetrics(errors: pooledErrors, honest: fixes.hasAccuracy ? pooledHonest : nil,
-                                    floorHits: hasFloor ? pooledFloor : nil, skipped: skippedTotal)
+        overall = EvaluationMetrics(
+            errors: pooledErrors, honest: fixes.hasAccuracy ? pooledHonest : nil,
+            floorHits: hasFloor ? pooledFloor : nil, skipped: skippedTotal)
     }
 }

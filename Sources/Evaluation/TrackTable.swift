@@ -1,5 +1,6 @@
 import LinearAlgebra
 import PositioningIO
+
 /// The tracks of a fixes or truth CSV, per device, each sorted by time (stably: rows with the
 /// same timestamp keep their file order).
 ///
@@ -79,45 +80,51 @@ extension TrackTable {
         func coordinate(_ row: [String], _ index: Int) throws(FileError) -> Double {
             let value = try csv.double(row, index)
             guard abs(value) <= TrackTable.coordinateLimit else {
-                throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[index], value: String(try csv.field(row, index)),
-                                    expected: "a plan coordinate within ±1e7 metres")
+                throw .invalidValue(
+                    path: csv.path, line: csv.line, column: csv.header[index], value: String(try csv.field(row, index)),
+                    expected: "a plan coordinate within ±1e7 metres")
             }
             return value
         }
         while let row = try csv.next() {
-            var point = TrackPoint(timestamp: try csv.double(row, t), x: try coordinate(row, x), y: try coordinate(row, y))
+            var point = TrackPoint(
+                timestamp: try csv.double(row, t), x: try coordinate(row, x), y: try coordinate(row, y))
             if let floor {
                 let value = try csv.double(row, floor)
                 guard value.rounded() == value, abs(value) <= Double(Int32.max) else {
-                    throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[floor],
-                                        value: String(try csv.field(row, floor)), expected: "an integer floor level")
+                    throw .invalidValue(
+                        path: csv.path, line: csv.line, column: csv.header[floor],
+                        value: String(try csv.field(row, floor)), expected: "an integer floor level")
                 }
                 point.floor = Int(value)
             }
             if let accuracy {
                 let value = try csv.double(row, accuracy)
                 guard value >= 0 else {
-                    throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[accuracy],
-                                        value: String(try csv.field(row, accuracy)),
-                                        expected: "a radius in metres (it is negative)")
+                    throw .invalidValue(
+                        path: csv.path, line: csv.line, column: csv.header[accuracy],
+                        value: String(try csv.field(row, accuracy)),
+                        expected: "a radius in metres (it is negative)")
                 }
                 point.accuracy = value
             }
             if let varX, let varY, let covXY {
                 let xx = try csv.double(row, varX), yy = try csv.double(row, varY), xy = try csv.double(row, covXY)
                 guard xx >= 0, yy >= 0, xy * xy <= xx * yy * (1 + 1e-9) + 1e-12 else {
-                    throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[covXY],
-                                        value: String(try csv.field(row, covXY)),
-                                        expected: "a covariance (varX, varY >= 0 and covXY^2 <= varX * varY)")
+                    throw .invalidValue(
+                        path: csv.path, line: csv.line, column: csv.header[covXY],
+                        value: String(try csv.field(row, covXY)),
+                        expected: "a covariance (varX, varY >= 0 and covXY^2 <= varX * varY)")
                 }
                 point.covariance = PositionCovariance(xx: xx, xy: xy, yy: yy)
             }
             if let isStatic {
                 let value = try csv.double(row, isStatic)
                 guard value == 0 || value == 1 else {
-                    throw .invalidValue(path: csv.path, line: csv.line, column: csv.header[isStatic],
-                                        value: String(try csv.field(row, isStatic)),
-                                        expected: "0 or 1 (1: the receiver stays here until the next row)")
+                    throw .invalidValue(
+                        path: csv.path, line: csv.line, column: csv.header[isStatic],
+                        value: String(try csv.field(row, isStatic)),
+                        expected: "0 or 1 (1: the receiver stays here until the next row)")
                 }
                 point.isStatic = value == 1
             }
@@ -128,7 +135,8 @@ extension TrackTable {
         guard !tracks.isEmpty else {
             throw .malformedRow(path: csv.path, line: 1, detail: "the file has a header but no data rows")
         }
-        return TrackTable(tracks: tracks, hasDevices: device != nil, hasFloor: floor != nil,
-                          hasAccuracy: accuracy != nil)
+        return TrackTable(
+            tracks: tracks, hasDevices: device != nil, hasFloor: floor != nil,
+            hasAccuracy: accuracy != nil)
     }
 }

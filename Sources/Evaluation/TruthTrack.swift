@@ -63,14 +63,17 @@ public struct TruthTrack: Sendable {
         let n = points.count
         let x: Double, y: Double
         if time < points[0].timestamp {
-            x = points[0].x; y = points[0].y
+            x = points[0].x
+            y = points[0].y
         } else if time >= points[n - 1].timestamp {
-            x = points[n - 1].x; y = points[n - 1].y
+            x = points[n - 1].x
+            y = points[n - 1].y
         } else {
             let j = upperBound(time) - 1
             let a = points[j], b = points[j + 1]
             if a.timestamp == time || a.isStatic {
-                x = a.x; y = a.y
+                x = a.x
+                y = a.y
             } else {
                 let s = (time - a.timestamp) / (b.timestamp - a.timestamp)
                 x = a.x + s * (b.x - a.x)

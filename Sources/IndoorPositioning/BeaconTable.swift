@@ -42,7 +42,6 @@ struct BeaconTable: Sendable {
     /// Whether calibrated path-loss models were given (rather than the plan's values alone).
     let isCalibrated: Bool
 
-
     /// The index of a beacon, or nil when it is not in the plan. O(1): an open-addressing table
     /// hashed on major and minor (cheaper per sample than hashing the whole identity).
     func slot(of identity: BeaconIdentity) -> Int? {

@@ -24,7 +24,8 @@ struct DeviceEffects: Sendable {
         for pair in pairs {
             let slot = Int(pair.slot), device = Int(pair.device)
             let model = calibrator.beacons[slot].model
-            let expected = calibrator.prediction(slot: slot, model: model, receiver: pair.receiver, xx: 0, xy: 0, yy: 0).expected
+            let expected = calibrator.prediction(slot: slot, model: model, receiver: pair.receiver, xx: 0, xy: 0, yy: 0)
+                .expected
             let residual = pair.rssi - expected
             let sigma = model.sigma
             let clipped = min(max(residual, -2 * sigma), 2 * sigma)

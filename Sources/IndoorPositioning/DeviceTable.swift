@@ -51,8 +51,10 @@ struct DeviceTable: Sendable {
     }
 
     /// Feeds a sample to the track in `slot` (see ``DeviceTrack/add(_:context:into:)``).
-    mutating func add(_ sample: DeviceTrack.Pending, to slot: Int, context: inout EpochContext,
-                      into reports: inout [PositionReport]) -> Bool {
+    mutating func add(
+        _ sample: DeviceTrack.Pending, to slot: Int, context: inout EpochContext,
+        into reports: inout [PositionReport]
+    ) -> Bool {
         slots[slot]!.add(sample, context: &context, into: &reports)
     }
 
@@ -63,8 +65,10 @@ struct DeviceTable: Sendable {
 
     /// Advances the track in `slot` to `time` without a sample (see
     /// ``DeviceTrack/advance(to:context:into:)``).
-    mutating func advance(_ slot: Int, to time: Double, context: inout EpochContext,
-                          into reports: inout [PositionReport]) {
+    mutating func advance(
+        _ slot: Int, to time: Double, context: inout EpochContext,
+        into reports: inout [PositionReport]
+    ) {
         slots[slot]!.advance(to: time, context: &context, into: &reports)
     }
 

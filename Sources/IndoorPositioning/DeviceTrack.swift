@@ -120,8 +120,10 @@ struct DeviceTrack: Sendable {
         let configuration = context.configuration
         if configuration.tracking == .none {
             // A snapshot fix stands for the middle of the window its samples came from.
-            reports.append(report(time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
-                                  offset: offset))
+            reports.append(
+                report(
+                    time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
+                    offset: offset))
             return
         }
         switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
@@ -132,8 +134,9 @@ struct DeviceTrack: Sendable {
             // The track was retired: the fix stands in, when it is determined.
             if fix.status.isDetermined { reports.append(report(time: end, fix: fix, floor: floor, offset: offset)) }
         case .tracked(let current):
-            reportTracked(current, samples: samples, end: end, level: level, floor: floor, context: &context,
-                          into: &reports)
+            reportTracked(
+                current, samples: samples, end: end, level: level, floor: floor, context: &context,
+                into: &reports)
         }
     }
 
@@ -160,7 +163,10 @@ struct DeviceTrack: Sendable {
 
     /// Clears the aggregate for the next epoch (keeping its storage).
     private mutating func clearAggregate() {
-        for slot in touched { sums[slot] = 0; counts[slot] = 0 }
+        for slot in touched {
+            sums[slot] = 0
+            counts[slot] = 0
+        }
         touched.removeAll(keepingCapacity: true)
     }
 
@@ -171,9 +177,10 @@ struct DeviceTrack: Sendable {
         observations.removeAll(keepingCapacity: true)
         for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
             let entry = table[slot]
-            observations.append(BeaconObservation(
-                identity: entry.beacon.identity, position: entry.beacon.position, level: level,
-                model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
+            observations.append(
+                BeaconObservation(
+                    identity: entry.beacon.identity, position: entry.beacon.position, level: level,
+                    model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
         }
         return context.solve(observations, level: level, into: &fix)
     }
@@ -182,8 +189,10 @@ struct DeviceTrack: Sendable {
     /// starts over at this epoch's fix there); a missing track starts at a determined fix; a
     /// running one moves to the epoch's floor, fuses the epoch's samples and is verified
     /// against the fix. A tracker that refuses its input is retired and counted as a restart.
-    private mutating func trackEpoch(_ samples: ArraySlice<Pending>, end: Double, level: Int, setup: PlanConfiguration,
-                                     context: inout EpochContext) -> TrackOutcome {
+    private mutating func trackEpoch(
+        _ samples: ArraySlice<Pending>, end: Double, level: Int, setup: PlanConfiguration,
+        context: inout EpochContext
+    ) -> TrackOutcome {
         let configuration = context.configuration
         var measured = PositionMeasurement(fix, time: end)
         measured.level = level
@@ -196,17 +205,19 @@ struct DeviceTrack: Sendable {
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else { return .notStarted }
-                tracker = try TrackerBank(first: measured, configuration: setup.tracker,
-                                          offset: context.deviceOffset,
-                                          shadowing: context.shadowingModels(onLevel: level),
-                                          floorElevation: setup.floorElevation, offsetEstimate: lastOffset)
+                tracker = try TrackerBank(
+                    first: measured, configuration: setup.tracker,
+                    offset: context.deviceOffset,
+                    shadowing: context.shadowingModels(onLevel: level),
+                    floorElevation: setup.floorElevation, offsetEstimate: lastOffset)
             } else if var current = tracker {
                 // Mutated away from `tracker` so that its storage stays uniquely referenced.
                 tracker = nil
                 defer { tracker = current }
                 if current.level != level {
-                    try current.changeLevel(to: level, elevation: setup.floorElevation, outline: setup.outline,
-                                            at: end - configuration.epoch)
+                    try current.changeLevel(
+                        to: level, elevation: setup.floorElevation, outline: setup.outline,
+                        at: end - configuration.epoch)
                 }
                 collectMeasurements(samples, level: level, after: current.time, context: context)
                 try current.update(measurements, at: end)
@@ -229,8 +240,10 @@ struct DeviceTrack: Sendable {
     /// The tracker's measurements of the epoch: the samples on `level` not before the track's
     /// time, without set-apart beacons and the fix's rejected ones, each beacon's σ inflated by
     /// how badly it has fitted this device (``BeaconConsistency/inflation``).
-    private mutating func collectMeasurements(_ samples: ArraySlice<Pending>, level: Int, after time: Double,
-                                              context: EpochContext) {
+    private mutating func collectMeasurements(
+        _ samples: ArraySlice<Pending>, level: Int, after time: Double,
+        context: EpochContext
+    ) {
         let table = context.beacons
         measurements.removeAll(keepingCapacity: true)
         for s in samples where table[s.slot].beacon.level == level && s.time >= time && !context.isSetApart(s.slot) {
@@ -238,31 +251,40 @@ struct DeviceTrack: Sendable {
             if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
             var model = table[s.slot].model
             model.sigma *= fit.inflation[s.slot].squareRoot()
-            measurements.append(RSSIMeasurement(time: s.time, beaconPosition: table[s.slot].beacon.position,
-                                                model: model, rssi: s.rssi, beaconKey: s.slot))
+            measurements.append(
+                RSSIMeasurement(
+                    time: s.time, beaconPosition: table[s.slot].beacon.position,
+                    model: model, rssi: s.rssi, beaconKey: s.slot))
         }
     }
 
     /// Report: scores the beacons against the track, feeds the online learner and appends the
     /// tracked report at `end`.
-    private mutating func reportTracked(_ current: TrackerBank, samples: ArraySlice<Pending>, end: Double, level: Int,
-                                        floor: Floor, context: inout EpochContext,
-                                        into reports: inout [PositionReport]) {
+    private mutating func reportTracked(
+        _ current: TrackerBank, samples: ArraySlice<Pending>, end: Double, level: Int,
+        floor: Floor, context: inout EpochContext,
+        into reports: inout [PositionReport]
+    ) {
         let estimate = current.estimate
-        scoreBeacons(level: level, estimate: estimate, noiseScale: current.noiseScale,
-                     offset: current.deviceOffset, context: &context)
+        scoreBeacons(
+            level: level, estimate: estimate, noiseScale: current.noiseScale,
+            offset: current.deviceOffset, context: &context)
         let position = context.geometry.position(estimate.position, onLevel: level)
         if context.learner != nil {
-            context.learn(samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
-                          covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
+            context.learn(
+                samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
+                covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
         }
-        reports.append(PositionReport(
-            timestamp: end, device: device, position: position, level: level,
-            covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-            zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
-            source: .tracked,
-            beaconCount: observations.count, deviceOffset: current.deviceOffset))
-        if current.members[0].configuration.motionModes != nil { reports[reports.count - 1].motion = current.modeProbabilities }
+        reports.append(
+            PositionReport(
+                timestamp: end, device: device, position: position, level: level,
+                covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
+                zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
+                source: .tracked,
+                beaconCount: observations.count, deviceOffset: current.deviceOffset))
+        if current.members[0].configuration.motionModes != nil {
+            reports[reports.count - 1].motion = current.modeProbabilities
+        }
     }
 
     /// Keeps what outlives a tracker that is replaced: its recorded history (for the smoother)
@@ -274,8 +296,10 @@ struct DeviceTrack: Sendable {
 
     /// Scores every beacon heard this epoch on `level` against the tracked position (see
     /// ``BeaconConsistency``), then lets the watch re-decide.
-    private mutating func scoreBeacons(level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
-                              context: inout EpochContext) {
+    private mutating func scoreBeacons(
+        level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
+        context: inout EpochContext
+    ) {
         let table = context.beacons
         let receiverZ = context.geometry.receiverElevation(onLevel: level)
         for slot in touched where table[slot].beacon.level == level {
@@ -287,7 +311,8 @@ struct DeviceTrack: Sendable {
             let h = entry.model.expectedRSSI(atDistance: d2.squareRoot()) + offset
             // g = ∂h/∂(x, y) = −k (x − b)/d², k = 10 n / ln 10.
             let gx = -entry.model.logSlope * dx / d2, gy = -entry.model.logSlope * dy / d2
-            let positionVariance = gx * gx * estimate.covarianceXX + 2 * gx * gy * estimate.covarianceXY
+            let positionVariance =
+                gx * gx * estimate.covarianceXX + 2 * gx * gy * estimate.covarianceXY
                 + gy * gy * estimate.covarianceYY
             let m = Double(counts[slot])
             let variance = noiseScale * entry.model.sigma * entry.model.sigma / m + positionVariance
@@ -340,12 +365,13 @@ extension DeviceTrack {
         var predicting = tracker != nil
         while limit >= start + epoch {
             let end = start + epoch
-            guard end > start else { break }   // beyond Double's resolution of the grid
+            guard end > start else { break }  // beyond Double's resolution of the grid
             let before = reports.count
             if pending.contains(where: { $0.time < end }) { closeEpoch(end: end, context: &context, into: &reports) }
             grid.markClosed()
             if reports.count == before, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
-               let level = tracker.level ?? self.level, let floor = context.beacons.floors[level] {
+                let level = tracker.level ?? self.level, let floor = context.beacons.floors[level]
+            {
                 // At the cap the track coasts no further: one capped prediction is reported (the
                 // one whose epoch reached it, perhaps in an earlier call), then none.
                 let cap = tracker.maximumPositionVariance * (1 - 1e-9)
@@ -353,13 +379,15 @@ extension DeviceTrack {
                 if let previous = try? tracker.estimate(at: start), capped(previous) {
                     predicting = false
                 } else {
-                    reports.append(PositionReport(
-                        timestamp: end, device: device,
-                        position: context.geometry.position(estimate.position, onLevel: level),
-                        level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                        zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy,
-                                           floor: floor),
-                        source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset))
+                    reports.append(
+                        PositionReport(
+                            timestamp: end, device: device,
+                            position: context.geometry.position(estimate.position, onLevel: level),
+                            level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
+                            zone: zones.update(
+                                time: end, position: estimate.position, accuracy: estimate.accuracy,
+                                floor: floor),
+                            source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset))
                     predicting = !capped(estimate)
                 }
             }

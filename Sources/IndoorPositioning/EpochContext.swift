@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// What every device's epoch needs from the engine: settings, beacons, one solver per floor
 /// (each with its outline) and the running statistics.
 struct EpochContext: Sendable {
@@ -26,17 +27,23 @@ struct EpochContext: Sendable {
         self.beacons = beacons
         var tracker = configuration.tracker
         tracker.recordsHistory = configuration.recordsHistory
-        geometry = FloorGeometry(floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
-                                 tracker: tracker, constrainToOutline: configuration.constrainToOutline)
-        deviceOffset = configuration.deviceOffset
-            ?? DeviceOffsetModel(priorSigma: beacons.isCalibrated ? PositioningEngine.Configuration.calibratedOffsetSigma
-                                                                  : PositioningEngine.Configuration.uncalibratedOffsetSigma)
+        geometry = FloorGeometry(
+            floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
+            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
+        deviceOffset =
+            configuration.deviceOffset
+            ?? DeviceOffsetModel(
+                priorSigma: beacons.isCalibrated
+                    ? PositioningEngine.Configuration.calibratedOffsetSigma
+                    : PositioningEngine.Configuration.uncalibratedOffsetSigma)
         consistency = BeaconConsistency(levels: beacons.levels)
         if let learning = configuration.learning {
             learner = SiteCalibrator(
                 beacons: (0..<beacons.count).map { slot in
                     let entry = beacons[slot]
-                    let prior = beacons.isCalibrated ? PathLossPrior.surveyed(entry.model) : PathLossPrior(centredOn: entry.model)
+                    let prior =
+                        beacons.isCalibrated
+                        ? PathLossPrior.surveyed(entry.model) : PathLossPrior(centredOn: entry.model)
                     return (entry.beacon.identity, entry.beacon.position, prior)
                 },
                 settings: learning.calibrator)
@@ -61,13 +68,17 @@ struct EpochContext: Sendable {
     /// beacons too: the watch flags the misfit that learning removes), heard at `receiver` with horizontal covariance `covariance` by a device whose
     /// offset is `offset` dB. Nothing happens without learning or when the position is too
     /// uncertain.
-    mutating func learn<S: Sequence>(_ samples: S, level: Int, receiver: Point3D, covariance: PositionCovariance,
-                                     offset: Double) where S.Element == (slot: Int, rssi: Double) {
+    mutating func learn<S: Sequence>(
+        _ samples: S, level: Int, receiver: Point3D, covariance: PositionCovariance,
+        offset: Double
+    ) where S.Element == (slot: Int, rssi: Double) {
         guard learner != nil, let learning = configuration.learning,
-              covariance.horizontalRadius <= learning.maximumAccuracy else { return }
+            covariance.horizontalRadius <= learning.maximumAccuracy
+        else { return }
         for (slot, rssi) in samples where beacons[slot].beacon.level == level {
-            learner?.observe(slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
-                             yy: covariance.yy, deviceOffset: offset)
+            learner?.observe(
+                slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
+                yy: covariance.yy, deviceOffset: offset)
         }
     }
 

@@ -1,6 +1,6 @@
 import BeaconModel
-import Trilateration
 import Tracking
+import Trilateration
 
 /// The plan's geometry as the solver and the tracker need it, built once from the plan: the
 /// receiver height, and per floor its elevation, its outline (when the map constraint is on)
@@ -20,25 +20,31 @@ public struct FloorGeometry: Sendable, Hashable {
 
     /// The geometry of `plan`'s floors, with `solver` and `tracker` as the tuning the plan's
     /// values are written into (see ``PlanConfiguration/init(plan:floor:solver:tracker:constrainToOutline:)``).
-    public init(plan: FloorPlan, solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
-                tracker: TrackerConfiguration = TrackerConfiguration(), constrainToOutline: Bool = true) {
+    public init(
+        plan: FloorPlan, solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+        tracker: TrackerConfiguration = TrackerConfiguration(), constrainToOutline: Bool = true
+    ) {
         var floors: [Int: Floor] = [:]
         for floor in plan.floors { floors[floor.level] = floor }
-        self.init(floors: floors, receiverHeight: plan.defaults.receiverHeight, solver: solver, tracker: tracker,
-                  constrainToOutline: constrainToOutline)
+        self.init(
+            floors: floors, receiverHeight: plan.defaults.receiverHeight, solver: solver, tracker: tracker,
+            constrainToOutline: constrainToOutline)
     }
 
     /// The geometry of `floors` (by level) with the receiver `receiverHeight` metres above each.
-    init(floors: [Int: Floor], receiverHeight: Double, solver: TrilaterationSolver.Configuration,
-         tracker: TrackerConfiguration, constrainToOutline: Bool) {
+    init(
+        floors: [Int: Floor], receiverHeight: Double, solver: TrilaterationSolver.Configuration,
+        tracker: TrackerConfiguration, constrainToOutline: Bool
+    ) {
         self.receiverHeight = receiverHeight
         var elevations: [Int: Double] = [:]
         for (level, floor) in floors { elevations[level] = floor.elevation }
         var settings: [Int: PlanConfiguration] = [:]
         for (level, floor) in floors {
-            settings[level] = PlanConfiguration(floor: floor, receiverHeight: receiverHeight, elevations: elevations,
-                                                solver: solver, tracker: tracker,
-                                                constrainToOutline: constrainToOutline)
+            settings[level] = PlanConfiguration(
+                floor: floor, receiverHeight: receiverHeight, elevations: elevations,
+                solver: solver, tracker: tracker,
+                constrainToOutline: constrainToOutline)
         }
         self.floors = settings
     }

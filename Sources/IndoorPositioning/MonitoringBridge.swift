@@ -11,8 +11,9 @@ extension BeaconSighting {
 extension PositionObservation {
     /// The observation of a position report: its time, planar position, level and accuracy.
     public init(_ report: PositionReport) {
-        self.init(time: report.timestamp, position: report.position.planar, level: report.level,
-                  accuracy: report.accuracy)
+        self.init(
+            time: report.timestamp, position: report.position.planar, level: report.level,
+            accuracy: report.accuracy)
     }
 }
 

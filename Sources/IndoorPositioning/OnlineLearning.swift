@@ -23,8 +23,10 @@ public struct OnlineLearning: Sendable, Hashable, Codable {
     public var calibrator: SiteCalibrator.Settings
 
     /// Settings from their values (defaults as documented on each property).
-    public init(updateInterval: Double = 60, maximumAccuracy: Double = 4,
-                calibrator: SiteCalibrator.Settings = .init()) {
+    public init(
+        updateInterval: Double = 60, maximumAccuracy: Double = 4,
+        calibrator: SiteCalibrator.Settings = .init()
+    ) {
         self.updateInterval = updateInterval
         self.maximumAccuracy = maximumAccuracy
         self.calibrator = calibrator
@@ -32,14 +34,18 @@ public struct OnlineLearning: Sendable, Hashable, Codable {
 
     func validate() throws(PositioningError) {
         guard updateInterval.isFinite, updateInterval > 0 else {
-            throw .invalidConfiguration("learning.updateInterval must be a positive number of seconds, got \(updateInterval)")
+            throw .invalidConfiguration(
+                "learning.updateInterval must be a positive number of seconds, got \(updateInterval)")
         }
         guard maximumAccuracy.isFinite, maximumAccuracy > 0 else {
-            throw .invalidConfiguration("learning.maximumAccuracy must be a positive number of metres, got \(maximumAccuracy)")
+            throw .invalidConfiguration(
+                "learning.maximumAccuracy must be a positive number of metres, got \(maximumAccuracy)")
         }
         guard calibrator.minimumSamples >= 0, calibrator.huberThreshold.isFinite, calibrator.huberThreshold > 0,
-              calibrator.minimumDistance.isFinite, calibrator.minimumDistance > 0 else {
-            throw .invalidConfiguration("learning.calibrator: minimumSamples ≥ 0, huberThreshold > 0, minimumDistance > 0")
+            calibrator.minimumDistance.isFinite, calibrator.minimumDistance > 0
+        else {
+            throw .invalidConfiguration(
+                "learning.calibrator: minimumSamples ≥ 0, huberThreshold > 0, minimumDistance > 0")
         }
     }
 }

@@ -34,19 +34,24 @@ public struct PlanConfiguration: Sendable, Hashable {
     ///     floor elevations and outline are replaced.
     ///   - tracker: the tracker tuning to start from; its receiver height and outline are replaced.
     ///   - constrainToOutline: keep positions inside the floor's outline when it has one.
-    public init(plan: FloorPlan, floor: Floor,
-                solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
-                tracker: TrackerConfiguration = TrackerConfiguration(),
-                constrainToOutline: Bool = true) {
+    public init(
+        plan: FloorPlan, floor: Floor,
+        solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+        tracker: TrackerConfiguration = TrackerConfiguration(),
+        constrainToOutline: Bool = true
+    ) {
         var elevations: [Int: Double] = [:]
         for other in plan.floors { elevations[other.level] = other.elevation }
-        self.init(floor: floor, receiverHeight: plan.defaults.receiverHeight, elevations: elevations,
-                  solver: solver, tracker: tracker, constrainToOutline: constrainToOutline)
+        self.init(
+            floor: floor, receiverHeight: plan.defaults.receiverHeight, elevations: elevations,
+            solver: solver, tracker: tracker, constrainToOutline: constrainToOutline)
     }
 
     /// The one place that copies the plan's values into the two configurations.
-    init(floor: Floor, receiverHeight: Double, elevations: [Int: Double],
-         solver: TrilaterationSolver.Configuration, tracker: TrackerConfiguration, constrainToOutline: Bool) {
+    init(
+        floor: Floor, receiverHeight: Double, elevations: [Int: Double],
+        solver: TrilaterationSolver.Configuration, tracker: TrackerConfiguration, constrainToOutline: Bool
+    ) {
         level = floor.level
         floorElevation = floor.elevation
         self.receiverHeight = receiverHeight
@@ -65,13 +70,16 @@ public struct PlanConfiguration: Sendable, Hashable {
     /// Settings for the floor at `level` of `plan` (see ``init(plan:floor:solver:tracker:constrainToOutline:)``).
     /// - Throws: ``PositioningError/invalidConfiguration(_:)`` naming the plan's levels when
     ///   it has no floor at `level`.
-    public init(plan: FloorPlan, level: Int,
-                solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
-                tracker: TrackerConfiguration = TrackerConfiguration(),
-                constrainToOutline: Bool = true) throws(PositioningError) {
+    public init(
+        plan: FloorPlan, level: Int,
+        solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+        tracker: TrackerConfiguration = TrackerConfiguration(),
+        constrainToOutline: Bool = true
+    ) throws(PositioningError) {
         guard let floor = plan.floor(level: level) else {
             let levels = plan.floors.map { String($0.level) }.joined(separator: ", ")
-            throw .invalidConfiguration("the plan '\(plan.name)' has no floor at level \(level); its levels are \(levels)")
+            throw .invalidConfiguration(
+                "the plan '\(plan.name)' has no floor at level \(level); its levels are \(levels)")
         }
         self.init(plan: plan, floor: floor, solver: solver, tracker: tracker, constrainToOutline: constrainToOutline)
     }

@@ -1,5 +1,5 @@
-import Trilateration
 import Tracking
+import Trilateration
 
 extension PositionMeasurement {
     /// A position measurement from a trilateration fix: its horizontal position and covariance,
@@ -8,8 +8,9 @@ extension PositionMeasurement {
     /// Variances below `minimumVariance` (m², default 1 mm²) are raised to it, so that a fix
     /// whose covariance collapsed (noise-free input) is still a valid measurement.
     public init(_ fix: Fix, time: Double, minimumVariance: Double = 1e-6) {
-        self.init(time: time, x: fix.position.x, y: fix.position.y,
-                  covarianceXX: max(fix.covariance.xx, minimumVariance), covarianceXY: fix.covariance.xy,
-                  covarianceYY: max(fix.covariance.yy, minimumVariance), level: fix.level)
+        self.init(
+            time: time, x: fix.position.x, y: fix.position.y,
+            covarianceXX: max(fix.covariance.xx, minimumVariance), covarianceXY: fix.covariance.xy,
+            covarianceYY: max(fix.covariance.yy, minimumVariance), level: fix.level)
     }
 }

@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// `Codable` with the stored properties under their own names, plus the derived `accuracy`
 /// (metres) and `ellipse` for readers of the JSON that do not do the algebra. Decoding uses
 /// `covariance` when present, otherwise an isotropic covariance from `accuracy`; the derived
@@ -18,16 +19,17 @@ extension PositionReport: Codable {
             let accuracy = try c.decode(Double.self, forKey: .accuracy)
             covariance = PositionCovariance(xx: accuracy * accuracy / 2, xy: 0, yy: accuracy * accuracy / 2)
         }
-        self.init(timestamp: try c.decode(Double.self, forKey: .timestamp),
-                  device: try c.decodeIfPresent(String.self, forKey: .device),
-                  position: try c.decode(Point3D.self, forKey: .position),
-                  level: try c.decode(Int.self, forKey: .level),
-                  covariance: covariance,
-                  velocity: try c.decodeIfPresent(Point2D.self, forKey: .velocity),
-                  zone: try c.decodeIfPresent(String.self, forKey: .zone),
-                  source: try c.decode(Source.self, forKey: .source),
-                  beaconCount: try c.decode(Int.self, forKey: .beaconCount),
-                  deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
+        self.init(
+            timestamp: try c.decode(Double.self, forKey: .timestamp),
+            device: try c.decodeIfPresent(String.self, forKey: .device),
+            position: try c.decode(Point3D.self, forKey: .position),
+            level: try c.decode(Int.self, forKey: .level),
+            covariance: covariance,
+            velocity: try c.decodeIfPresent(Point2D.self, forKey: .velocity),
+            zone: try c.decodeIfPresent(String.self, forKey: .zone),
+            source: try c.decode(Source.self, forKey: .source),
+            beaconCount: try c.decode(Int.self, forKey: .beaconCount),
+            deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
         motion = try c.decodeIfPresent(ModeProbabilities.self, forKey: .motion)
     }
 

@@ -6,8 +6,9 @@ extension PositionReport: CustomStringConvertible {
     public var description: String {
         var text = "t=\(String(format: "%.3f", timestamp))"
         if let device { text += " \(device)" }
-        text += String(format: " (%.2f, %.2f, %.2f) ±%.2f m level %d", position.x, position.y, position.z,
-                       accuracy, level)
+        text += String(
+            format: " (%.2f, %.2f, %.2f) ±%.2f m level %d", position.x, position.y, position.z,
+            accuracy, level)
         if let zone { text += " zone \(zone)" }
         text += " \(source)"
         if let speed { text += String(format: " %.2f m/s", speed) }

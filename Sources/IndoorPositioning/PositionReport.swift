@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// One output position of the pipeline: where a device was at a time, how sure we are, how fast
 /// it moved, and how the answer was reached. This is a row of the fixes CSV of `FORMATS.md`.
 ///
@@ -54,9 +55,11 @@ public struct PositionReport: Sendable, Hashable {
     public var motion: ModeProbabilities?
 
     /// A report with its full horizontal covariance (m²) and, when tracked, its velocity (m/s).
-    public init(timestamp: Double, device: String?, position: Point3D, level: Int,
-                covariance: PositionCovariance, velocity: Point2D? = nil,
-                zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil) {
+    public init(
+        timestamp: Double, device: String?, position: Point3D, level: Int,
+        covariance: PositionCovariance, velocity: Point2D? = nil,
+        zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil
+    ) {
         self.timestamp = timestamp
         self.device = device
         self.position = position
@@ -71,11 +74,14 @@ public struct PositionReport: Sendable, Hashable {
 
     /// A report known only by its 1-sigma radius `accuracy` (metres): the covariance is taken
     /// isotropic, var x = var y = accuracy²/2, xy = 0.
-    public init(timestamp: Double, device: String?, position: Point3D, level: Int, accuracy: Double,
-                zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil) {
-        self.init(timestamp: timestamp, device: device, position: position, level: level,
-                  covariance: Self.isotropic(accuracy: accuracy), zone: zone, source: source,
-                  beaconCount: beaconCount, deviceOffset: deviceOffset)
+    public init(
+        timestamp: Double, device: String?, position: Point3D, level: Int, accuracy: Double,
+        zone: String?, source: Source, beaconCount: Int, deviceOffset: Double? = nil
+    ) {
+        self.init(
+            timestamp: timestamp, device: device, position: position, level: level,
+            covariance: Self.isotropic(accuracy: accuracy), zone: zone, source: source,
+            beaconCount: beaconCount, deviceOffset: deviceOffset)
     }
 
     /// 1-sigma horizontal error radius, metres: √(var x + var y) = √trace(``covariance``).
@@ -91,8 +97,9 @@ public struct PositionReport: Sendable, Hashable {
                 return
             }
             let scale = newValue * newValue / trace
-            covariance = PositionCovariance(xx: covariance.xx * scale, xy: covariance.xy * scale,
-                                            yy: covariance.yy * scale)
+            covariance = PositionCovariance(
+                xx: covariance.xx * scale, xy: covariance.xy * scale,
+                yy: covariance.yy * scale)
         }
     }
 

@@ -71,13 +71,15 @@ extension PositioningEngine {
         public var idleRelease: Double? = nil
 
         /// Settings with the documented defaults.
-        public init(epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
-                    tracker: TrackerConfiguration = TrackerConfiguration(),
-                    solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
-                    floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
-                    sampleSigma: Double? = nil, constrainToOutline: Bool = true,
-                    recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true,
-                    deviceOffset: DeviceOffsetModel? = nil, shadowing: ShadowingModel = ShadowingModel()) {
+        public init(
+            epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
+            tracker: TrackerConfiguration = TrackerConfiguration(),
+            solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+            floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
+            sampleSigma: Double? = nil, constrainToOutline: Bool = true,
+            recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true,
+            deviceOffset: DeviceOffsetModel? = nil, shadowing: ShadowingModel = ShadowingModel()
+        ) {
             self.epoch = epoch
             self.reorderDelay = reorderDelay
             self.tracking = tracking

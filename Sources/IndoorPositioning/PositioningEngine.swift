@@ -64,14 +64,17 @@ public struct PositioningEngine: Sendable {
     ///     example from a calibration file); beacons not listed use the plan's.
     ///   - configuration: the settings (validated).
     /// - Throws: ``PositioningError`` for a bad setting or a plan without beacons.
-    public init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
-                configuration: Configuration = Configuration()) throws(PositioningError) {
+    public init(
+        plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: Configuration = Configuration()
+    ) throws(PositioningError) {
         try configuration.validate()
         guard plan.beaconCount > 0 else { throw .emptyPlan }
         self.plan = plan
         let table = BeaconTable(plan: plan, calibration: calibration, sampleSigma: configuration.sampleSigma)
-        context = EpochContext(configuration: configuration, beacons: table,
-                               receiverHeight: plan.defaults.receiverHeight)
+        context = EpochContext(
+            configuration: configuration, beacons: table,
+            receiverHeight: plan.defaults.receiverHeight)
     }
 
     /// Feeds one sample. Samples of one device must come in time order (up to
@@ -97,13 +100,17 @@ public struct PositioningEngine: Sendable {
             index = existing
         } else {
             // The configuration was validated in init, so this cannot fail; stay total anyway.
-            guard let created = try? DeviceTrack(device: sample.device, levels: context.beacons.levels,
-                                                 epoch: context.configuration.epoch, floor: context.configuration.floor) else { return .late }
+            guard
+                let created = try? DeviceTrack(
+                    device: sample.device, levels: context.beacons.levels,
+                    epoch: context.configuration.epoch, floor: context.configuration.floor)
+            else { return .late }
             index = devices.insert(created)
         }
         let before = ready.count
-        let used = devices.add(.init(time: sample.timestamp, slot: slot, rssi: sample.rssi), to: index,
-                               context: &context, into: &ready)
+        let used = devices.add(
+            .init(time: sample.timestamp, slot: slot, rssi: sample.rssi), to: index,
+            context: &context, into: &ready)
         context.statistics.reports += ready.count - before
         if used { devices.heard(index, at: sample.timestamp) }
         if sample.timestamp > clock {
@@ -189,7 +196,8 @@ public struct PositioningEngine: Sendable {
         }
         return reports.map { report in
             guard report.source == .tracked,
-                  let estimate = smoothedByDevice[report.device]?[report.timestamp] else { return report }
+                let estimate = smoothedByDevice[report.device]?[report.timestamp]
+            else { return report }
             var smoothed = report
             smoothed.position.x = estimate.position.x
             smoothed.position.y = estimate.position.y
@@ -205,7 +213,9 @@ public struct PositioningEngine: Sendable {
     /// times keep their order), the order ``push(_:)`` needs. O(n log n).
     public static func inBatchOrder(_ samples: [RSSISample]) -> [RSSISample] {
         samples.enumerated().sorted {
-            ($0.element.device ?? "", $0.element.timestamp, $0.offset) < ($1.element.device ?? "", $1.element.timestamp, $1.offset)
+            ($0.element.device ?? "", $0.element.timestamp, $0.offset) < (
+                $1.element.device ?? "", $1.element.timestamp, $1.offset
+            )
         }.map(\.element)
     }
 
@@ -217,10 +227,12 @@ public struct PositioningEngine: Sendable {
     ///   - configuration: the engine's settings.
     ///   - smooth: also run the Rauch–Tung–Striebel smoother (Kalman tracking only).
     /// - Returns: the reports, grouped by device and in time order within each.
-    public static func locate(_ samples: [RSSISample], plan: FloorPlan,
-                              calibration: [BeaconIdentity: PathLossModel] = [:],
-                              configuration: Configuration = Configuration(),
-                              smooth: Bool = false) throws(PositioningError) -> [PositionReport] {
+    public static func locate(
+        _ samples: [RSSISample], plan: FloorPlan,
+        calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: Configuration = Configuration(),
+        smooth: Bool = false
+    ) throws(PositioningError) -> [PositionReport] {
         var configuration = configuration
         configuration.recordsHistory = configuration.recordsHistory || smooth
         var engine = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)

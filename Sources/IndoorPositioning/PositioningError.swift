@@ -16,7 +16,8 @@ public enum PositioningError: Error, Sendable, Hashable, CustomStringConvertible
         case .emptyPlan:
             return "the floor plan has no beacons; place at least three beacons on a floor"
         case .historyNotRecorded:
-            return "smoothing needs the engine to record history: set Configuration.recordsHistory = true before pushing samples"
+            return
+                "smoothing needs the engine to record history: set Configuration.recordsHistory = true before pushing samples"
         case .noUsableTraffic(let detail):
             return "nothing to learn path-loss models from: \(detail)"
         }

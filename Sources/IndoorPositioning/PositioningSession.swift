@@ -67,8 +67,10 @@ public actor PositioningSession {
 
     /// A session with a new engine for `plan`; see ``PositioningEngine/init(plan:calibration:configuration:)``.
     /// - Throws: ``PositioningError`` for a bad setting or a plan without beacons.
-    public init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
-                configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()) throws(PositioningError) {
+    public init(
+        plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
+    ) throws(PositioningError) {
         self.init(engine: try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration))
     }
 
@@ -132,16 +134,22 @@ public actor PositioningSession {
 
     /// A stream of the reports published from now on. `bufferingPolicy` bounds what waits for
     /// a slow consumer (default: keep everything; a map view may keep only the newest).
-    public func reports(bufferingPolicy: AsyncStream<PositionReport>.Continuation.BufferingPolicy = .unbounded)
-        -> AsyncStream<PositionReport> {
+    public func reports(
+        bufferingPolicy: AsyncStream<PositionReport>.Continuation.BufferingPolicy = .unbounded
+    )
+        -> AsyncStream<PositionReport>
+    {
         stream(bufferingPolicy) { id, continuation in subscribers[id] = continuation }
     }
 
     /// A stream of every ``Event`` from now on: samples with their outcomes and reports,
     /// interleaved in the order the engine saw them (see ``reports(bufferingPolicy:)`` for the
     /// policy). It starts with the set-apart beacons when there are any.
-    public func events(bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded)
-        -> AsyncStream<Event> {
+    public func events(
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded
+    )
+        -> AsyncStream<Event>
+    {
         stream(bufferingPolicy) { id, continuation in
             eventSubscribers[id] = continuation
             if !lastSetApart.isEmpty { continuation.yield(.setApart(lastSetApart)) }

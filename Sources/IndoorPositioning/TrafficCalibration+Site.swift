@@ -18,8 +18,10 @@ extension TrafficCalibration {
         /// The traffic split by cross-validation fold: (samples without the fold, the fold's samples).
         let folds: [(others: [RSSISample], held: [RSSISample])]
 
-        init(plan: FloorPlan, calibrator: SiteCalibrator, configuration: PositioningEngine.Configuration,
-             settings: Settings, samples: [RSSISample]) {
+        init(
+            plan: FloorPlan, calibrator: SiteCalibrator, configuration: PositioningEngine.Configuration,
+            settings: Settings, samples: [RSSISample]
+        ) {
             self.plan = plan
             self.calibrator = calibrator
             self.configuration = configuration
@@ -39,17 +41,22 @@ extension TrafficCalibration {
         }
 
         /// Locates `samples` with `models` (smoothed when tracking).
-        func locate(_ samples: [RSSISample], models: [BeaconIdentity: PathLossModel]) throws(PositioningError)
-            -> [PositionReport] {
-            try PositioningEngine.locate(samples, plan: plan, calibration: models, configuration: configuration,
-                                         smooth: configuration.tracking == .kalman)
+        func locate(
+            _ samples: [RSSISample], models: [BeaconIdentity: PathLossModel]
+        ) throws(PositioningError)
+            -> [PositionReport]
+        {
+            try PositioningEngine.locate(
+                samples, plan: plan, calibration: models, configuration: configuration,
+                smooth: configuration.tracking == .kalman)
         }
 
         /// `samples` paired with the positions of `reports`.
         func pairs(_ samples: [RSSISample], with reports: [PositionReport]) -> TrafficPairs {
             var pairs = unpaired
-            pairs.add(samples: samples, reports: reports, calibrator: calibrator, levels: levels,
-                      maximumAccuracy: settings.maximumAccuracy, maximumGap: 2.5 * configuration.epoch)
+            pairs.add(
+                samples: samples, reports: reports, calibrator: calibrator, levels: levels,
+                maximumAccuracy: settings.maximumAccuracy, maximumGap: 2.5 * configuration.epoch)
             return pairs
         }
 
@@ -60,8 +67,11 @@ extension TrafficCalibration {
         ///
         /// ρ Huber's loss with the calibrator's threshold (nats per sample; −∞ when nothing
         /// could be predicted).
-        func crossValidatedScore(models: [BeaconIdentity: PathLossModel], effects: DeviceEffects)
-            throws(PositioningError) -> Double {
+        func crossValidatedScore(
+            models: [BeaconIdentity: PathLossModel], effects: DeviceEffects
+        )
+            throws(PositioningError) -> Double
+        {
             let threshold = settings.calibrator.huberThreshold
             var total = 0.0
             var count = 0
@@ -70,9 +80,11 @@ extension TrafficCalibration {
                 for pair in pairs(fold.held, with: reports).pairs {
                     let slot = Int(pair.slot)
                     let model = models[identities[slot]] ?? calibrator.beacons[slot].prior.model
-                    let (_, expected, variance) = calibrator.prediction(slot: slot, model: model, receiver: pair.receiver,
-                                                                        xx: pair.xx, xy: pair.xy, yy: pair.yy)
-                    let offset = effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
+                    let (_, expected, variance) = calibrator.prediction(
+                        slot: slot, model: model, receiver: pair.receiver,
+                        xx: pair.xx, xy: pair.xy, yy: pair.yy)
+                    let offset =
+                        effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
                     let u = abs(pair.rssi - offset - expected) / variance.squareRoot()
                     let loss = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
                     total += -0.5 * Foundation.log(2 * Double.pi * variance) - loss

@@ -48,8 +48,12 @@ public struct TrafficCalibration: Sendable {
         public var calibrator: SiteCalibrator.Settings
 
         /// Settings from their values (defaults as documented on each property).
-        public init(maximumRounds: Int = 8, patience: Int = 2, tolerance: Double = 0.5, passes: Int = 3, maximumAccuracy: Double = 4,
-                    deviceOffsetSigma: Double = 6, minimumScoreGain: Double = 0.001, heldOutFolds: Int = 8, calibrator: SiteCalibrator.Settings = .init()) {
+        public init(
+            maximumRounds: Int = 8, patience: Int = 2, tolerance: Double = 0.5, passes: Int = 3,
+            maximumAccuracy: Double = 4,
+            deviceOffsetSigma: Double = 6, minimumScoreGain: Double = 0.001, heldOutFolds: Int = 8,
+            calibrator: SiteCalibrator.Settings = .init()
+        ) {
             self.maximumRounds = maximumRounds
             self.patience = patience
             self.tolerance = tolerance
@@ -66,25 +70,33 @@ public struct TrafficCalibration: Sendable {
                 throw .invalidConfiguration("maximumRounds must be 1...100, got \(maximumRounds)")
             }
             guard minimumScoreGain.isFinite else {
-                throw .invalidConfiguration("minimumScoreGain must be a finite number of nats per sample, got \(minimumScoreGain)")
+                throw .invalidConfiguration(
+                    "minimumScoreGain must be a finite number of nats per sample, got \(minimumScoreGain)")
             }
             guard heldOutFolds >= 2, heldOutFolds <= 1000 else {
                 throw .invalidConfiguration("heldOutFolds must be 2...1000, got \(heldOutFolds)")
             }
-            guard patience >= 1 else { throw .invalidConfiguration("patience must be at least 1 round, got \(patience)") }
+            guard patience >= 1 else {
+                throw .invalidConfiguration("patience must be at least 1 round, got \(patience)")
+            }
             guard passes >= 1, passes <= 20 else { throw .invalidConfiguration("passes must be 1...20, got \(passes)") }
             guard tolerance.isFinite, tolerance >= 0 else {
-                throw .invalidConfiguration("tolerance must be a number of standard errors, 0 or more, got \(tolerance)")
+                throw .invalidConfiguration(
+                    "tolerance must be a number of standard errors, 0 or more, got \(tolerance)")
             }
             guard maximumAccuracy.isFinite, maximumAccuracy > 0 else {
-                throw .invalidConfiguration("maximumAccuracy must be a positive number of metres, got \(maximumAccuracy)")
+                throw .invalidConfiguration(
+                    "maximumAccuracy must be a positive number of metres, got \(maximumAccuracy)")
             }
             guard deviceOffsetSigma.isFinite, deviceOffsetSigma > 0 else {
-                throw .invalidConfiguration("deviceOffsetSigma must be a positive number of dB, got \(deviceOffsetSigma)")
+                throw .invalidConfiguration(
+                    "deviceOffsetSigma must be a positive number of dB, got \(deviceOffsetSigma)")
             }
             guard calibrator.minimumSamples >= 0, calibrator.huberThreshold.isFinite, calibrator.huberThreshold > 0,
-                  calibrator.minimumDistance.isFinite, calibrator.minimumDistance > 0 else {
-                throw .invalidConfiguration("calibrator settings: minimumSamples ≥ 0, huberThreshold > 0, minimumDistance > 0")
+                calibrator.minimumDistance.isFinite, calibrator.minimumDistance > 0
+            else {
+                throw .invalidConfiguration(
+                    "calibrator settings: minimumSamples ≥ 0, huberThreshold > 0, minimumDistance > 0")
             }
         }
     }
@@ -148,10 +160,12 @@ public struct TrafficCalibration: Sendable {
     ///   - settings: how the rounds run and stop.
     /// - Throws: ``PositioningError`` for bad settings, a plan without beacons, or traffic in
     ///   which no sample could be paired with a position (``PositioningError/noUsableTraffic(_:)``).
-    public static func learn(_ samples: [RSSISample], plan: FloorPlan,
-                             calibration: [BeaconIdentity: PathLossModel] = [:],
-                             configuration: PositioningEngine.Configuration = .init(),
-                             settings: Settings = .init()) throws(PositioningError) -> Result {
+    public static func learn(
+        _ samples: [RSSISample], plan: FloorPlan,
+        calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration = .init(),
+        settings: Settings = .init()
+    ) throws(PositioningError) -> Result {
         try settings.validate()
         try configuration.validate()
         guard plan.beaconCount > 0 else { throw .emptyPlan }
@@ -159,25 +173,30 @@ public struct TrafficCalibration: Sendable {
         var calibrator = SiteCalibrator(beacons: beacons, calibration: calibration, settings: settings.calibrator)
         var configuration = configuration
         configuration.recordsHistory = true
-        let site = Site(plan: plan, calibrator: calibrator, configuration: configuration, settings: settings,
-                        samples: PositioningEngine.inBatchOrder(samples))
+        let site = Site(
+            plan: plan, calibrator: calibrator, configuration: configuration, settings: settings,
+            samples: PositioningEngine.inBatchOrder(samples))
 
         var models = calibration
         var located = try site.locate(site.samples, models: models)
         var effects = DeviceEffects(deviceCount: site.unpaired.devices.count)
         let startScore = try site.crossValidatedScore(models: models, effects: effects)
-        var best = (round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
-                    calibrator: calibrator, effects: effects)
+        var best = (
+            round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
+            calibrator: calibrator, effects: effects
+        )
         var rounds: [Round] = []
         var converged = false
         for index in 1...settings.maximumRounds {
             let paired = site.pairs(site.samples, with: located)
             guard !paired.pairs.isEmpty else {
                 if index > 1 { break }
-                throw .noUsableTraffic(samples.isEmpty
-                    ? "no samples"
-                    : "none of \(samples.count) samples could be paired with a position at most "
-                      + "\(settings.maximumAccuracy) m uncertain on its beacon's floor (are the beacons in the plan heard?)")
+                throw .noUsableTraffic(
+                    samples.isEmpty
+                        ? "no samples"
+                        : "none of \(samples.count) samples could be paired with a position at most "
+                            + "\(settings.maximumAccuracy) m uncertain on its beacon's floor (are the beacons in the plan heard?)"
+                )
             }
             let before = calibrator.beacons.map { models[$0.identity] ?? $0.prior.model }
             calibrator.setModels(Dictionary(uniqueKeysWithValues: zip(site.identities, before)))
@@ -185,9 +204,10 @@ public struct TrafficCalibration: Sendable {
             for _ in 0..<settings.passes {
                 calibrator.clearStatistics()
                 for pair in paired.pairs {
-                    calibrator.observe(slot: Int(pair.slot), rssi: pair.rssi, receiver: pair.receiver,
-                                       xx: pair.xx, xy: pair.xy, yy: pair.yy,
-                                       deviceOffset: effects.offsets[Int(pair.device)])
+                    calibrator.observe(
+                        slot: Int(pair.slot), rssi: pair.rssi, receiver: pair.receiver,
+                        xx: pair.xx, xy: pair.xy, yy: pair.yy,
+                        deviceOffset: effects.offsets[Int(pair.device)])
                 }
                 calibrator.adoptEstimates()
                 effects.update(paired.pairs, calibrator: calibrator, priorSigma: settings.deviceOffsetSigma)
@@ -197,14 +217,17 @@ public struct TrafficCalibration: Sendable {
             var next = calibration
             for (slot, estimate) in estimates.enumerated() where estimate.source == .traffic {
                 let old = before[slot]
-                largest = max(largest,
-                              abs(estimate.model.measuredPower - old.measuredPower) / estimate.measuredPowerStandardError,
-                              abs(estimate.model.exponent - old.exponent) / estimate.exponentStandardError)
+                largest = max(
+                    largest,
+                    abs(estimate.model.measuredPower - old.measuredPower) / estimate.measuredPowerStandardError,
+                    abs(estimate.model.exponent - old.exponent) / estimate.exponentStandardError)
                 next[estimate.beacon] = estimate.model
             }
             let score = try site.crossValidatedScore(models: next, effects: effects)
-            rounds.append(Round(index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
-                                largestChange: largest, score: score, estimates: estimates))
+            rounds.append(
+                Round(
+                    index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
+                    largestChange: largest, score: score, estimates: estimates))
             if score > best.score + settings.minimumScoreGain {
                 best = (index, next, score, estimates, calibrator, effects)
             } else if index - best.round >= settings.patience {
@@ -226,8 +249,9 @@ public struct TrafficCalibration: Sendable {
             kept.clearStatistics()
             estimates = kept.estimates
         }
-        return Result(calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
-                      rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
-                      deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
+        return Result(
+            calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
+            rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
+            deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
     }
 }

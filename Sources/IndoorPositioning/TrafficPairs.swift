@@ -39,8 +39,10 @@ struct TrafficPairs: Sendable {
     /// `maximumAccuracy` metres serve, only samples between two of them at most `maximumGap`
     /// seconds apart (or within `maximumGap / 2` of one at a track's end), and only beacons on
     /// the report's floor (a floor between them attenuates in a way the model does not hold).
-    mutating func add(samples: [RSSISample], reports: [PositionReport], calibrator: SiteCalibrator, levels: [Int],
-                      maximumAccuracy: Double, maximumGap: Double) {
+    mutating func add(
+        samples: [RSSISample], reports: [PositionReport], calibrator: SiteCalibrator, levels: [Int],
+        maximumAccuracy: Double, maximumGap: Double
+    ) {
         var tracks: [String?: [PositionReport]] = [:]
         for report in reports where report.source == .smoothed || report.source == .tracked {
             guard report.accuracy <= maximumAccuracy, report.accuracy.isFinite else { continue }
@@ -69,22 +71,28 @@ struct TrafficPairs: Sendable {
             var xx = report.covariance.xx, xy = report.covariance.xy, yy = report.covariance.yy
             if let other, weight < 1 {
                 let w = weight, v = 1 - weight
-                receiver = Point3D(x: w * report.position.x + v * other.position.x,
-                                   y: w * report.position.y + v * other.position.y,
-                                   z: w * report.position.z + v * other.position.z)
+                receiver = Point3D(
+                    x: w * report.position.x + v * other.position.x,
+                    y: w * report.position.y + v * other.position.y,
+                    z: w * report.position.z + v * other.position.z)
                 xx = w * xx + v * other.covariance.xx
                 xy = w * xy + v * other.covariance.xy
                 yy = w * yy + v * other.covariance.yy
             }
-            pairs.append(Pair(slot: Int32(slot), device: device, rssi: sample.rssi, receiver: receiver,
-                              xx: xx, xy: xy, yy: yy))
+            pairs.append(
+                Pair(
+                    slot: Int32(slot), device: device, rssi: sample.rssi, receiver: receiver,
+                    xx: xx, xy: xy, yy: yy))
         }
     }
 
     /// The report at or after `time` (index `cursor`) and the one before it, with the weight of
     /// the first in a linear interpolation; nil when the time is not covered.
-    private static func bracket(_ track: [PositionReport], _ cursor: Int, _ time: Double, _ gap: Double)
-        -> (PositionReport, Double, PositionReport?)? {
+    private static func bracket(
+        _ track: [PositionReport], _ cursor: Int, _ time: Double, _ gap: Double
+    )
+        -> (PositionReport, Double, PositionReport?)?
+    {
         let after = cursor < track.count ? track[cursor] : nil
         let before = cursor > 0 ? track[cursor - 1] : nil
         switch (before, after) {

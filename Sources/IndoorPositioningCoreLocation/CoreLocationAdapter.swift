@@ -24,11 +24,13 @@ extension RSSISample {
     ///   - device: the device name, when one engine serves several phones.
     public init?(_ beacon: CLBeacon, device: String? = nil) {
         guard beacon.rssi != 0,
-              let major = UInt16(exactly: beacon.major.intValue),
-              let minor = UInt16(exactly: beacon.minor.intValue) else { return nil }
-        self.init(timestamp: beacon.timestamp.timeIntervalSince1970,
-                  identity: BeaconIdentity(uuid: beacon.uuid, major: major, minor: minor),
-                  rssi: Double(beacon.rssi), device: device)
+            let major = UInt16(exactly: beacon.major.intValue),
+            let minor = UInt16(exactly: beacon.minor.intValue)
+        else { return nil }
+        self.init(
+            timestamp: beacon.timestamp.timeIntervalSince1970,
+            identity: BeaconIdentity(uuid: beacon.uuid, major: major, minor: minor),
+            rssi: Double(beacon.rssi), device: device)
     }
 }
 
@@ -95,8 +97,10 @@ public final class BeaconRanging: NSObject, CLLocationManagerDelegate {
     /// [CLBeacon], satisfying beaconConstraint: CLBeaconIdentityConstraint)` (iOS 13+): about
     /// once a second per constraint. The samples are queued in call order with
     /// ``PositioningSession/submit(_:)``, which never blocks.
-    public nonisolated func locationManager(_ manager: CLLocationManager, didRange beacons: [CLBeacon],
-                                            satisfying beaconConstraint: CLBeaconIdentityConstraint) {
+    public nonisolated func locationManager(
+        _ manager: CLLocationManager, didRange beacons: [CLBeacon],
+        satisfying beaconConstraint: CLBeaconIdentityConstraint
+    ) {
         session.submit(beacons.compactMap { RSSISample($0, device: device) })
     }
 }

@@ -35,9 +35,11 @@ public actor AsyncRegionMonitor {
 
     /// A monitor without regions for `plan`.
     /// - Throws: ``MonitorError/invalidHysteresis(path:detail:)``.
-    public init(plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
-                plausibility: PlausibilityRule = PlausibilityRule(),
-                clock: (@Sendable () -> Double)? = nil) throws(MonitorError) {
+    public init(
+        plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
+        plausibility: PlausibilityRule = PlausibilityRule(),
+        clock: (@Sendable () -> Double)? = nil
+    ) throws(MonitorError) {
         self.init(try RegionMonitor(plan: plan, hysteresis: hysteresis, plausibility: plausibility), clock: clock)
     }
 
@@ -50,8 +52,10 @@ public actor AsyncRegionMonitor {
     public func record(for identifier: String) -> MonitorRecord? { core.record(for: identifier) }
 
     /// Starts monitoring, as ``RegionMonitor/add(_:identifier:assuming:parent:hysteresis:)``.
-    public func add(_ condition: MonitorCondition, identifier: String, assuming state: MonitorState = .unknown,
-                    parent: String? = nil, hysteresis: Hysteresis? = nil) throws(MonitorError) {
+    public func add(
+        _ condition: MonitorCondition, identifier: String, assuming state: MonitorState = .unknown,
+        parent: String? = nil, hysteresis: Hysteresis? = nil
+    ) throws(MonitorError) {
         try core.add(condition, identifier: identifier, assuming: state, parent: parent, hysteresis: hysteresis)
     }
 

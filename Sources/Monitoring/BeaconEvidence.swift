@@ -35,8 +35,10 @@ struct PositionEvidence: Sendable, Hashable, Codable {
 
     /// Takes one position of signed depth `depth` (metres, positive inside; −∞ on another
     /// floor) and 1-sigma `accuracy`; returns the state it moves a region in `state` to, if any.
-    mutating func observe(time: Double, depth: Double, accuracy: Double, state: MonitorState,
-                          rule: Hysteresis.PositionRule) -> MonitorState? {
+    mutating func observe(
+        time: Double, depth: Double, accuracy: Double, state: MonitorState,
+        rule: Hysteresis.PositionRule
+    ) -> MonitorState? {
         guard accuracy.isFinite, accuracy >= 0, accuracy <= rule.maximumAccuracy, !depth.isNaN else { return nil }
         let slack = rule.accuracyWeight * accuracy
         if depth - slack >= rule.enterMargin {

@@ -29,8 +29,10 @@ public struct Hysteresis: Sendable, Hashable, Codable {
         /// seen on phones, shorter than the ~30 s iOS takes).
         public var exitDelay: Double
 
-        public init(enterCount: Int = 2, enterWindow: Double = 5, enterRSSI: Double? = nil,
-                    exitRSSI: Double? = nil, exitDelay: Double = 15) {
+        public init(
+            enterCount: Int = 2, enterWindow: Double = 5, enterRSSI: Double? = nil,
+            exitRSSI: Double? = nil, exitDelay: Double = 15
+        ) {
             self.enterCount = enterCount
             self.enterWindow = enterWindow
             self.enterRSSI = enterRSSI
@@ -59,8 +61,10 @@ public struct Hysteresis: Sendable, Hashable, Codable {
         /// Positions less accurate than this are ignored, metres (default 5).
         public var maximumAccuracy: Double
 
-        public init(enterMargin: Double = 0.5, exitMargin: Double = 1.0, exitDwell: Double = 4,
-                    accuracyWeight: Double = 0.5, maximumAccuracy: Double = 5) {
+        public init(
+            enterMargin: Double = 0.5, exitMargin: Double = 1.0, exitDwell: Double = 4,
+            accuracyWeight: Double = 0.5, maximumAccuracy: Double = 5
+        ) {
             self.enterMargin = enterMargin
             self.exitMargin = exitMargin
             self.exitDwell = exitDwell
@@ -80,8 +84,12 @@ public struct Hysteresis: Sendable, Hashable, Codable {
         if !(p.enterMargin.isFinite && p.enterMargin >= 0) { return "enterMargin must be ≥ 0 m, got \(p.enterMargin)" }
         if !(p.exitMargin.isFinite && p.exitMargin >= 0) { return "exitMargin must be ≥ 0 m, got \(p.exitMargin)" }
         if !(p.exitDwell.isFinite && p.exitDwell >= 0) { return "exitDwell must be ≥ 0 s, got \(p.exitDwell)" }
-        if !(p.accuracyWeight.isFinite && p.accuracyWeight >= 0) { return "accuracyWeight must be ≥ 0, got \(p.accuracyWeight)" }
-        if !(p.maximumAccuracy.isFinite && p.maximumAccuracy > 0) { return "maximumAccuracy must be > 0 m, got \(p.maximumAccuracy)" }
+        if !(p.accuracyWeight.isFinite && p.accuracyWeight >= 0) {
+            return "accuracyWeight must be ≥ 0, got \(p.accuracyWeight)"
+        }
+        if !(p.maximumAccuracy.isFinite && p.maximumAccuracy > 0) {
+            return "maximumAccuracy must be > 0 m, got \(p.maximumAccuracy)"
+        }
         return nil
     }
 }

@@ -42,7 +42,8 @@ public enum MonitorError: Error, Sendable, Hashable, CustomStringConvertible {
         case .json(let error):
             return error.description
         case .unknownZone(let path, let id):
-            return "\(at(path)): zone \"\(id)\" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"
+            return
+                "\(at(path)): zone \"\(id)\" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"
         case .duplicateIdentifier(let path, let id, let firstPath):
             return "\(at(path)): region id \"\(id)\" is already used by \(firstPath); ids must be unique"
         case .emptyIdentifier(let path):

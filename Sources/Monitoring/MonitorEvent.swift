@@ -38,8 +38,10 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
     /// ``PlausibilityFlag``); the event is delivered anyway, so that the app decides.
     public var flag: PlausibilityFlag?
 
-    public init(identifier: String, state: MonitorState, date: Double,
-                refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil) {
+    public init(
+        identifier: String, state: MonitorState, date: Double,
+        refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil
+    ) {
         self.identifier = identifier
         self.state = state
         self.date = date

@@ -34,9 +34,10 @@ public struct MonitorSnapshot: Sendable, Hashable, Codable {
 extension RegionMonitor {
     /// The monitor's whole state, for ``init(plan:restoring:)``.
     public func snapshot() -> MonitorSnapshot {
-        MonitorSnapshot(hysteresis: hysteresis, plausibility: plausibility,
-                        setApartBeacons: setApartBeacons.sorted(), now: now, lastPosition: lastPosition,
-                        regions: insertionOrder.map { MonitorSnapshot.StoredRegion(id: $0, entry: entries[$0]!) })
+        MonitorSnapshot(
+            hysteresis: hysteresis, plausibility: plausibility,
+            setApartBeacons: setApartBeacons.sorted(), now: now, lastPosition: lastPosition,
+            regions: insertionOrder.map { MonitorSnapshot.StoredRegion(id: $0, entry: entries[$0]!) })
     }
 
     /// A monitor in the state `snapshot` recorded.
@@ -45,7 +46,8 @@ extension RegionMonitor {
     ///   (for example a zone the plan no longer has).
     public init(plan: FloorPlan, restoring snapshot: MonitorSnapshot) throws(MonitorError) {
         guard snapshot.formatVersion <= MonitorSnapshot.currentFormatVersion, snapshot.formatVersion >= 1 else {
-            throw .invalidSnapshot(detail: "format version \(snapshot.formatVersion) is not 1...\(MonitorSnapshot.currentFormatVersion)")
+            throw .invalidSnapshot(
+                detail: "format version \(snapshot.formatVersion) is not 1...\(MonitorSnapshot.currentFormatVersion)")
         }
         try self.init(plan: plan, hysteresis: snapshot.hysteresis, plausibility: snapshot.plausibility)
         for region in snapshot.regions {
@@ -54,7 +56,8 @@ extension RegionMonitor {
                 throw .invalidSnapshot(detail: "region \"\(region.id)\" appears twice")
             }
             // Parents may come later in insertion order after a replacement; check them below.
-            try validate(record.condition, identifier: region.id, parent: nil, hysteresis: record.hysteresis, path: region.id)
+            try validate(
+                record.condition, identifier: region.id, parent: nil, hysteresis: record.hysteresis, path: region.id)
             entries[region.id] = region.entry
             insertionOrder.append(region.id)
         }

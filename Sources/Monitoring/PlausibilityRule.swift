@@ -29,11 +29,14 @@ public struct PlausibilityRule: Sendable, Hashable, Codable {
 
     /// The flag for an entry caused by `identity` heard at `rssi` dBm at `time`, given the latest
     /// `position` and the beacons set apart; nil when plausible or when it cannot be checked.
-    func check(identity: BeaconIdentity, rssi: Double, time: Double, position: PositionObservation?,
-               setApart: Set<BeaconIdentity>, plan: FloorPlan) -> PlausibilityFlag? {
+    func check(
+        identity: BeaconIdentity, rssi: Double, time: Double, position: PositionObservation?,
+        setApart: Set<BeaconIdentity>, plan: FloorPlan
+    ) -> PlausibilityFlag? {
         if setApart.contains(identity) { return .setApart }
         guard let position, abs(time - position.time) <= maximumPositionAge,
-              position.accuracy.isFinite, let beacon = plan.resolvedBeacon(identity) else { return nil }
+            position.accuracy.isFinite, let beacon = plan.resolvedBeacon(identity)
+        else { return nil }
         guard beacon.level == position.level else { return .otherFloor }
         let model = PathLossModel(beacon, sigma: sigma)
         let reach = model.distanceInterval(forRSSI: rssi, count: 1, z: z).upperBound

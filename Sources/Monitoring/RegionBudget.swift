@@ -44,7 +44,9 @@ public struct RegionBudget: Sendable, Hashable {
         for (order, id) in monitor.evaluationOrder.enumerated() {
             guard let record = monitor.record(for: id) else { continue }
             if let parent = record.parent, monitor.record(for: parent)?.state != .satisfied { continue }
-            var score = record.state == .satisfied ? 0 : distance(of: record.condition, from: position, plan: monitor.plan, monitor: monitor)
+            var score =
+                record.state == .satisfied
+                ? 0 : distance(of: record.condition, from: position, plan: monitor.plan, monitor: monitor)
             if current.contains(id) { score -= switchMargin }
             candidates.append((id, score, order))
         }
@@ -74,11 +76,14 @@ public struct RegionBudget: Sendable, Hashable {
     }
 
     /// Distance from `position` to the region of `condition`, metres (see the type's discussion).
-    func distance(of condition: MonitorCondition, from position: PositionObservation, plan: FloorPlan,
-                  monitor: RegionMonitor) -> Double {
+    func distance(
+        of condition: MonitorCondition, from position: PositionObservation, plan: FloorPlan,
+        monitor: RegionMonitor
+    ) -> Double {
         switch condition {
         case .circle(let circle):
-            return max(0, -circle.depth(of: position.position)) + levelPenalty * Double(abs(circle.level - position.level))
+            return max(0, -circle.depth(of: position.position)) + levelPenalty
+                * Double(abs(circle.level - position.level))
         case .zone:
             let depth = monitor.depth(of: position, in: condition)
             if depth.isFinite { return max(0, -depth) }
@@ -89,7 +94,8 @@ public struct RegionBudget: Sendable, Hashable {
             for floor in plan.floors {
                 for beacon in floor.beacons where beaconCondition.matches(beacon.identity) {
                     any = true
-                    let d = beacon.position.planar.distance(to: position.position)
+                    let d =
+                        beacon.position.planar.distance(to: position.position)
                         + levelPenalty * Double(abs(floor.level - position.level))
                     best = min(best, d)
                 }

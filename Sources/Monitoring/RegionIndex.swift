@@ -16,8 +16,14 @@ struct RegionIndex: Sendable {
     /// A region whose bounding box spans more cells than this is checked for every position.
     static let maximumCells = 4096
 
-    struct MajorKey: Hashable, Sendable { var uuid: UUID; var major: UInt16 }
-    struct Cell: Hashable, Sendable { var x: Int; var y: Int }
+    struct MajorKey: Hashable, Sendable {
+        var uuid: UUID
+        var major: UInt16
+    }
+    struct Cell: Hashable, Sendable {
+        var x: Int
+        var y: Int
+    }
 
     /// A circle or zone as the grid keeps it: enough to rule it out without its entry.
     struct Shape: Sendable {
@@ -82,19 +88,21 @@ struct RegionIndex: Sendable {
                 byUUID[condition.uuid, default: []].append(id)
             }
         case .circle(let circle):
-            let shape = Shape(rank: rank, geometry: .circle(circle), level: circle.level,
-                              minX: circle.center.x - circle.radius, minY: circle.center.y - circle.radius,
-                              maxX: circle.center.x + circle.radius, maxY: circle.center.y + circle.radius,
-                              exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
-                              maximumAccuracy: rule.position.maximumAccuracy)
+            let shape = Shape(
+                rank: rank, geometry: .circle(circle), level: circle.level,
+                minX: circle.center.x - circle.radius, minY: circle.center.y - circle.radius,
+                maxX: circle.center.x + circle.radius, maxY: circle.center.y + circle.radius,
+                exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
+                maximumAccuracy: rule.position.maximumAccuracy)
             insert(shape, level: circle.level)
         case .zone(let zone):
             for (level, polygon) in zones.polygons(of: zone) {
                 let xs = polygon.vertices.map(\.x), ys = polygon.vertices.map(\.y)
-                let shape = Shape(rank: rank, geometry: .zone(zone), level: level,
-                                  minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0,
-                                  exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
-                                  maximumAccuracy: rule.position.maximumAccuracy)
+                let shape = Shape(
+                    rank: rank, geometry: .zone(zone), level: level,
+                    minX: xs.min() ?? 0, minY: ys.min() ?? 0, maxX: xs.max() ?? 0, maxY: ys.max() ?? 0,
+                    exitMargin: rule.position.exitMargin, accuracyWeight: rule.position.accuracyWeight,
+                    maximumAccuracy: rule.position.maximumAccuracy)
                 insert(shape, level: level)
             }
         }
@@ -115,7 +123,8 @@ struct RegionIndex: Sendable {
                 return
             }
         }
-        guard let (low, high) = Self.cells(minX: shape.minX, minY: shape.minY, maxX: shape.maxX, maxY: shape.maxY) else {
+        guard let (low, high) = Self.cells(minX: shape.minX, minY: shape.minY, maxX: shape.maxX, maxY: shape.maxY)
+        else {
             wide.append(shape)
             return
         }
@@ -129,8 +138,9 @@ struct RegionIndex: Sendable {
         let lx = (minX / cellSize).rounded(.down), ly = (minY / cellSize).rounded(.down)
         let hx = (maxX / cellSize).rounded(.down), hy = (maxY / cellSize).rounded(.down)
         guard lx.isFinite, ly.isFinite, hx.isFinite, hy.isFinite,
-              abs(lx) < 1e9, abs(ly) < 1e9, abs(hx) < 1e9, abs(hy) < 1e9,
-              (hx - lx + 1) * (hy - ly + 1) <= Double(maximumCells) else { return nil }
+            abs(lx) < 1e9, abs(ly) < 1e9, abs(hx) < 1e9, abs(hy) < 1e9,
+            (hx - lx + 1) * (hy - ly + 1) <= Double(maximumCells)
+        else { return nil }
         return (Cell(x: Int(lx), y: Int(ly)), Cell(x: Int(hx), y: Int(hy)))
     }
 
@@ -162,9 +172,12 @@ struct RegionIndex: Sendable {
         }
         let reach = largestExitMargin + largestAccuracyWeight * min(max(accuracy, 0), largestMaximumAccuracy)
         let smallReach = reach + largestSmallExtent
-        if let (low, high) = Self.cells(minX: p.x - smallReach, minY: p.y - smallReach,
-                                        maxX: p.x + smallReach, maxY: p.y + smallReach),
-           let (largeLow, largeHigh) = Self.cells(minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach) {
+        if let (low, high) = Self.cells(
+            minX: p.x - smallReach, minY: p.y - smallReach,
+            maxX: p.x + smallReach, maxY: p.y + smallReach),
+            let (largeLow, largeHigh) = Self.cells(
+                minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach)
+        {
             if let cells = grid[observation.level] {
                 for x in low.x...high.x {
                     for y in low.y...high.y {

@@ -49,8 +49,10 @@ public struct RegionMonitor: Sendable {
 
     /// A monitor without regions.
     /// - Throws: ``MonitorError/invalidHysteresis(path:detail:)`` for a setting out of range.
-    public init(plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
-                plausibility: PlausibilityRule = PlausibilityRule()) throws(MonitorError) {
+    public init(
+        plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
+        plausibility: PlausibilityRule = PlausibilityRule()
+    ) throws(MonitorError) {
         if let problem = hysteresis.problem { throw .invalidHysteresis(path: "hysteresis", detail: problem) }
         self.plan = plan
         self.hysteresis = hysteresis
@@ -74,13 +76,16 @@ public struct RegionMonitor: Sendable {
     ///   - hysteresis: this region's own rules; nil: the monitor's.
     /// - Throws: ``MonitorError`` for an empty identifier, a zone not in the plan, a bad radius
     ///   or centre, a missing parent, a parent cycle, or a hysteresis setting out of range.
-    public mutating func add(_ condition: MonitorCondition, identifier: String,
-                             assuming state: MonitorState = .unknown, parent: String? = nil,
-                             hysteresis: Hysteresis? = nil) throws(MonitorError) {
+    public mutating func add(
+        _ condition: MonitorCondition, identifier: String,
+        assuming state: MonitorState = .unknown, parent: String? = nil,
+        hysteresis: Hysteresis? = nil
+    ) throws(MonitorError) {
         try validate(condition, identifier: identifier, parent: parent, hysteresis: hysteresis, path: identifier)
-        var entry = RegionEntry(record: MonitorRecord(
-            condition: condition, parent: parent, hysteresis: hysteresis,
-            lastEvent: MonitorEvent(identifier: identifier, state: state, date: now ?? 0), visits: VisitLog()))
+        var entry = RegionEntry(
+            record: MonitorRecord(
+                condition: condition, parent: parent, hysteresis: hysteresis,
+                lastEvent: MonitorEvent(identifier: identifier, state: state, date: now ?? 0), visits: VisitLog()))
         if state == .satisfied, let now { entry.record.visits.enter(at: now) }
         entry.beacon.since = now
         if entries[identifier] == nil {
@@ -126,9 +131,11 @@ public struct RegionMonitor: Sendable {
             entries[id] = entry
             scheduleDeadline(of: id)
             if entered && entry.record.state != .satisfied {
-                let flag = plausibility.check(identity: sighting.identity, rssi: sighting.rssi, time: sighting.time,
-                                              position: lastPosition, setApart: setApartBeacons, plan: plan)
-                transition(id, to: .satisfied, at: sighting.time, refinement: sighting.identity, flag: flag, into: &events)
+                let flag = plausibility.check(
+                    identity: sighting.identity, rssi: sighting.rssi, time: sighting.time,
+                    position: lastPosition, setApart: setApartBeacons, plan: plan)
+                transition(
+                    id, to: .satisfied, at: sighting.time, refinement: sighting.identity, flag: flag, into: &events)
             }
         }
         return events
@@ -138,15 +145,17 @@ public struct RegionMonitor: Sendable {
     /// - Returns: the events it causes, in date order.
     public mutating func observe(_ observation: PositionObservation) -> [MonitorEvent] {
         guard observation.time.isFinite, observation.position.x.isFinite, observation.position.y.isFinite,
-              observation.accuracy.isFinite else { return [] }
+            observation.accuracy.isFinite
+        else { return [] }
         var events = advance(to: observation.time)
         if observation.time >= (lastPosition?.time ?? -.infinity) { lastPosition = observation }
         for rank in index.positionCandidates(of: observation, zones: zones) {
             let id = evaluationOrder[rank]
             guard var entry = entries[id], isArmed(entry) else { continue }
             let depth = self.depth(of: observation, in: entry.record.condition)
-            let next = entry.position.observe(time: observation.time, depth: depth, accuracy: observation.accuracy,
-                                              state: entry.record.state, rule: rule(of: entry).position)
+            let next = entry.position.observe(
+                time: observation.time, depth: depth, accuracy: observation.accuracy,
+                state: entry.record.state, rule: rule(of: entry).position)
             entries[id] = entry
             if let next { transition(id, to: next, at: observation.time, into: &events) }
         }
@@ -175,8 +184,9 @@ public struct RegionMonitor: Sendable {
         while let due = index.deadlines.first, due.date <= time {
             _ = index.deadlines.removeFirst()
             guard let entry = entries[due.id], index.rank[due.id] == due.rank, isArmed(entry),
-                  let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
-                  deadline == due.date else { continue }
+                let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
+                deadline == due.date
+            else { continue }
             transition(due.id, to: .unsatisfied, at: due.date, into: &events)
         }
         return events
@@ -184,9 +194,11 @@ public struct RegionMonitor: Sendable {
 
     // MARK: Transitions
 
-    private mutating func transition(_ id: String, to state: MonitorState, at date: Double,
-                                     refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil,
-                                     into events: inout [MonitorEvent]) {
+    private mutating func transition(
+        _ id: String, to state: MonitorState, at date: Double,
+        refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil,
+        into events: inout [MonitorEvent]
+    ) {
         guard var entry = entries[id], entry.record.state != state else { return }
         let event = MonitorEvent(identifier: id, state: state, date: date, refinement: refinement, flag: flag)
         if state == .satisfied {
@@ -228,7 +240,8 @@ public struct RegionMonitor: Sendable {
     /// Queues the exit deadline of beacon region `id`, if it has one now.
     private mutating func scheduleDeadline(of id: String) {
         guard let entry = entries[id], entry.record.condition.isBeaconCondition, let rank = index.rank[id],
-              let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon) else { return }
+            let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon)
+        else { return }
         index.deadlines.insert(.init(date: deadline, rank: rank, id: id))
     }
 
@@ -253,21 +266,27 @@ public struct RegionMonitor: Sendable {
         }
     }
 
-    func validate(_ condition: MonitorCondition, identifier: String, parent: String?,
-                  hysteresis: Hysteresis?, path: String) throws(MonitorError) {
+    func validate(
+        _ condition: MonitorCondition, identifier: String, parent: String?,
+        hysteresis: Hysteresis?, path: String
+    ) throws(MonitorError) {
         guard !identifier.isEmpty else { throw .emptyIdentifier(path: path) }
         switch condition {
         case .beacon: break
         case .circle(let circle):
             guard circle.center.x.isFinite else { throw .nonFinite(path: path, value: "\(circle.center.x)") }
             guard circle.center.y.isFinite else { throw .nonFinite(path: path, value: "\(circle.center.y)") }
-            guard circle.radius.isFinite, circle.radius > 0 else { throw .invalidRadius(path: path, value: "\(circle.radius)") }
+            guard circle.radius.isFinite, circle.radius > 0 else {
+                throw .invalidRadius(path: path, value: "\(circle.radius)")
+            }
         case .zone(let id):
             guard zones.contains(id) else { throw .unknownZone(path: path, id: id) }
         }
         if let problem = hysteresis?.problem { throw .invalidHysteresis(path: path, detail: problem) }
         if let parent {
-            guard parent == identifier || entries[parent] != nil else { throw .missingParent(path: path, parent: parent) }
+            guard parent == identifier || entries[parent] != nil else {
+                throw .missingParent(path: path, parent: parent)
+            }
             var chain = [identifier]
             var next: String? = parent
             while let current = next {

@@ -62,7 +62,9 @@ public struct RegionsFile: Sendable, Hashable {
                 let idNode = try object.required("id")
                 let id = try idNode.string()
                 guard !id.isEmpty else { throw MonitorError.emptyIdentifier(path: idNode.path) }
-                if let first = firstPath[id] { throw MonitorError.duplicateIdentifier(path: idNode.path, id: id, firstPath: first) }
+                if let first = firstPath[id] {
+                    throw MonitorError.duplicateIdentifier(path: idNode.path, id: id, firstPath: first)
+                }
                 firstPath[id] = idNode.path
                 let condition = try Self.condition(object, path: node.path, zones: zones)
                 var hysteresis: Hysteresis?
@@ -103,7 +105,9 @@ public struct RegionsFile: Sendable, Hashable {
     /// Reads and validates the regions file at `path` against `plan`.
     /// - Throws: ``MonitorError/io(path:detail:)`` when the file cannot be read, otherwise as
     ///   ``init(jsonData:plan:defaults:)``.
-    public static func load(path: String, plan: FloorPlan, defaults: Hysteresis = Hysteresis()) throws(MonitorError) -> RegionsFile {
+    public static func load(
+        path: String, plan: FloorPlan, defaults: Hysteresis = Hysteresis()
+    ) throws(MonitorError) -> RegionsFile {
         let data: Data
         do {
             data = try SmallFile.read(path: path, limit: maximumFileSize)
@@ -112,7 +116,8 @@ public struct RegionsFile: Sendable, Hashable {
             case .missing: throw .io(path: path, detail: "no such file; check the regions path")
             case .directory: throw .io(path: path, detail: "is a directory, not a regions JSON file")
             case .unopenable: throw .io(path: path, detail: "cannot be opened; check its permissions")
-            case .unreadable(let reason): throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
+            case .unreadable(let reason):
+                throw .io(path: path, detail: "cannot be read (\(reason)); check its permissions")
             case .tooLarge(let limit):
                 throw .io(path: path, detail: "is larger than \(limit >> 20) MiB; check that this is the regions file")
             }
@@ -186,12 +191,15 @@ extension RegionMonitor {
             let before = remaining.count
             var next: [RegionDefinition] = []
             for region in remaining {
-                if let parent = region.parent, !added.contains(parent), entries[parent] == nil || inFile.contains(parent) {
+                if let parent = region.parent, !added.contains(parent),
+                    entries[parent] == nil || inFile.contains(parent)
+                {
                     next.append(region)
                     continue
                 }
-                try add(region.condition, identifier: region.id, assuming: state, parent: region.parent,
-                        hysteresis: region.hysteresis)
+                try add(
+                    region.condition, identifier: region.id, assuming: state, parent: region.parent,
+                    hysteresis: region.hysteresis)
                 added.insert(region.id)
             }
             remaining = next

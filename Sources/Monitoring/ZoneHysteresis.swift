@@ -45,9 +45,13 @@ public struct ZoneHysteresis: Sendable, Hashable {
             var zoneState = states[zone.id] ?? ZoneState()
             if zoneState.state == .unknown {
                 // The first usable position decides every zone of the floor at once.
-                if accuracy.isFinite, accuracy <= rule.maximumAccuracy { zoneState.state = depth >= 0 ? .satisfied : .unsatisfied }
-            } else if let next = zoneState.evidence.observe(time: time, depth: depth, accuracy: accuracy,
-                                                            state: zoneState.state, rule: rule) {
+                if accuracy.isFinite, accuracy <= rule.maximumAccuracy {
+                    zoneState.state = depth >= 0 ? .satisfied : .unsatisfied
+                }
+            } else if let next = zoneState.evidence.observe(
+                time: time, depth: depth, accuracy: accuracy,
+                state: zoneState.state, rule: rule)
+            {
                 zoneState.state = next
             }
             states[zone.id] = zoneState

@@ -31,9 +31,11 @@ public struct BatchLocator: Sendable {
 
     /// A locator for `plan` with `models` overriding the plan's and the engine settings
     /// `configuration`; `smooth` turns on its history recording and turns off idle release.
-    public init(plan: FloorPlan, models: [BeaconIdentity: PathLossModel] = [:],
-                configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-                smooth: Bool = false, skipBadRows: Bool = false) {
+    public init(
+        plan: FloorPlan, models: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
+        smooth: Bool = false, skipBadRows: Bool = false
+    ) {
         self.plan = plan
         self.models = models
         var configuration = configuration
@@ -61,9 +63,11 @@ public struct BatchLocator: Sendable {
     ///   throws, and ``BatchLocatorError/noUsableSample(path:detail:)`` when no sample could be
     ///   used (after every report was written: a caller that commits its output only on
     ///   success leaves no file).
-    public func run(path: String, hasDevices: (Bool) throws -> Void = { _ in },
-                    write: (PositionReport) -> Void, restart: () throws -> Void,
-                    progress: (Int) -> Void = { _ in }) throws -> BatchResult {
+    public func run(
+        path: String, hasDevices: (Bool) throws -> Void = { _ in },
+        write: (PositionReport) -> Void, restart: () throws -> Void,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> BatchResult {
         var configuration = self.configuration
         var reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
         try hasDevices(reader.hasDevices)
@@ -110,9 +114,10 @@ public struct BatchLocator: Sendable {
         }
         if smooth { held += engine.finish() } else { engine.finish().forEach(write) }
         if smooth { try engine.smooth(held).forEach(write) }
-        let result = BatchResult(counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
-                                 restarts: restarted ? 1 : 0, setApart: engine.inconsistentBeacons,
-                                 learnedModels: engine.learnedModels)
+        let result = BatchResult(
+            counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
+            restarts: restarted ? 1 : 0, setApart: engine.inconsistentBeacons,
+            learnedModels: engine.learnedModels)
         if engine.statistics.accepted == 0 {
             throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
         }

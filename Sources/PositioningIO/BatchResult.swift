@@ -24,7 +24,9 @@ public struct BatchResult: Sendable {
         if statistics.invalidTime > 0 { skipped.append("\(statistics.invalidTime) with an unusable timestamp") }
         if statistics.late > 0 { skipped.append("\(statistics.late) too late for their epoch") }
         if counts.badRows > 0 {
-            skipped.append("\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")")
+            skipped.append(
+                "\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")"
+            )
         }
         return skipped
     }

@@ -15,8 +15,10 @@ extension CSVReader {
     /// Parses the beacon identity of `row` (a UUID and major and minor in 0…65535). Parsed UUIDs
     /// are kept in `cache` by their text (at most 1024), since a file names few beacons many times.
     /// - Throws: ``FileError/invalidValue(path:line:column:value:expected:)`` naming the column.
-    public func beaconIdentity(_ row: [String], _ columns: IdentityColumns,
-                               cache: inout [String: UUID]) throws(FileError) -> BeaconIdentity {
+    public func beaconIdentity(
+        _ row: [String], _ columns: IdentityColumns,
+        cache: inout [String: UUID]
+    ) throws(FileError) -> BeaconIdentity {
         let text = String(try field(row, columns.uuid))
         let uuid: UUID
         if let known = cache[text] {
@@ -25,8 +27,9 @@ extension CSVReader {
             uuid = parsed
             if cache.count < 1024 { cache[text] = parsed }
         } else {
-            throw .invalidValue(path: path, line: line, column: header[columns.uuid], value: text,
-                                expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
+            throw .invalidValue(
+                path: path, line: line, column: header[columns.uuid], value: text,
+                expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
         }
         let major = try integer(row, columns.major, in: 0...65535)
         let minor = try integer(row, columns.minor, in: 0...65535)

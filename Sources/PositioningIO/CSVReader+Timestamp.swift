@@ -6,8 +6,9 @@ extension CSVReader {
     public func timestamp(_ row: [String], _ index: Int) throws(FileError) -> Double {
         let text = try field(row, index)
         guard let value = Double(text), RSSISample.isUsableTimestamp(value) else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: String(text),
-                                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: String(text),
+                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
         }
         return value
     }

@@ -58,7 +58,8 @@ public final class CSVReader {
     /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row is too short.
     public func field(_ row: [String], _ index: Int) throws(FileError) -> Substring {
         guard index < row.count else {
-            throw .malformedRow(path: path, line: line,
+            throw .malformedRow(
+                path: path, line: line,
                 detail: "has \(row.count) field(s), column '\(header[index])' needs \(index + 1)")
         }
         return Self.trimmed(row[index])
@@ -68,8 +69,9 @@ public final class CSVReader {
     public func double(_ row: [String], _ index: Int) throws(FileError) -> Double {
         let text = try field(row, index)
         guard let value = Double(text), value.isFinite else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: String(text),
-                                expected: "a finite number")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: String(text),
+                expected: "a finite number")
         }
         return value
     }
@@ -78,8 +80,9 @@ public final class CSVReader {
     public func integer(_ row: [String], _ index: Int, in range: ClosedRange<Int>) throws(FileError) -> Int {
         let text = try field(row, index)
         guard let value = Int(text), range.contains(value) else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: String(text),
-                                expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: String(text),
+                expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }

@@ -86,13 +86,15 @@ struct CSVRows {
     /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row is too short.
     func trimmedRange(_ index: Int) throws(FileError) -> Range<Int> {
         guard index < fieldStarts.count else {
-            throw .malformedRow(path: path, line: line,
+            throw .malformedRow(
+                path: path, line: line,
                 detail: "has \(fieldStarts.count) field(s), column '\(header[index])' needs \(index + 1)")
         }
         var start = fieldStarts[index], end = fieldEnds[index]
         while start < end, buffer[start] == UInt8(ascii: " ") || buffer[start] == UInt8(ascii: "\t") { start += 1 }
         while end > start, case let byte = buffer[end - 1],
-              byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") { end -= 1 }
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        { end -= 1 }
         return start..<end
     }
 
@@ -105,8 +107,9 @@ struct CSVRows {
     func recordDouble(_ index: Int) throws(FileError) -> Double {
         let range = try trimmedRange(index)
         guard let value = DecimalText.double(buffer, range), value.isFinite else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
-                                expected: "a finite number")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: text(range),
+                expected: "a finite number")
         }
         return value
     }
@@ -117,8 +120,9 @@ struct CSVRows {
     func recordTimestamp(_ index: Int) throws(FileError) -> Double {
         let range = try trimmedRange(index)
         guard let value = DecimalText.double(buffer, range), RSSISample.isUsableTimestamp(value) else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
-                                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: text(range),
+                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
         }
         return value
     }
@@ -127,8 +131,9 @@ struct CSVRows {
     func recordInteger(_ index: Int, in allowed: ClosedRange<Int>) throws(FileError) -> Int {
         let range = try trimmedRange(index)
         guard let value = DecimalText.integer(buffer, range), allowed.contains(value) else {
-            throw .invalidValue(path: path, line: line, column: header[index], value: text(range),
-                                expected: "an integer in \(allowed.lowerBound)...\(allowed.upperBound)")
+            throw .invalidValue(
+                path: path, line: line, column: header[index], value: text(range),
+                expected: "an integer in \(allowed.lowerBound)...\(allowed.upperBound)")
         }
         return value
     }
@@ -138,7 +143,10 @@ struct CSVRows {
         var ascii = true
         for index in range {
             let byte = buffer[index]
-            if byte >= 0x80 { ascii = false; break }
+            if byte >= 0x80 {
+                ascii = false
+                break
+            }
             if !(byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) { return false }
         }
         return ascii || text(range).allSatisfy(\.isWhitespace)
@@ -182,7 +190,10 @@ struct CSVRows {
             if index < end { continue }  // refilled at a CR: parse the row again
             // The row runs past the buffered bytes: read more and parse it again.
             if try refillKeepingRow() { continue }
-            if position >= buffer.count { line -= 1; return false }
+            if position >= buffer.count {
+                line -= 1
+                return false
+            }
             fieldStarts.append(fieldStart)
             fieldEnds.append(buffer.count)
             position = buffer.count
@@ -207,7 +218,8 @@ struct CSVRows {
                 if byte == UInt8(ascii: "\"") {
                     inQuotes.toggle()
                 } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                    let crlf = byte == UInt8(ascii: "\r") && index + 1 < buffer.count
+                    let crlf =
+                        byte == UInt8(ascii: "\r") && index + 1 < buffer.count
                         && buffer[index + 1] == UInt8(ascii: "\n")
                     if byte == UInt8(ascii: "\r"), index + 1 >= buffer.count, try refillKeepingRow() { continue scan }
                     if !inQuotes {

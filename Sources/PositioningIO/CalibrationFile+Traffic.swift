@@ -3,13 +3,14 @@ extension CalibrationFile.Fit {
     /// kept at its prior's values (too few samples); `count` is the samples it learned from.
     /// Rounded like ``init(_:)`` (0.01 dB, 0.0001 in n).
     public init(_ learned: LearnedPathLoss) {
-        self.init(measuredPower: Self.round(learned.model.measuredPower, 100),
-                  pathLossExponent: Self.round(learned.model.exponent, 10_000),
-                  sigma: Self.round(learned.model.sigma, 100),
-                  count: learned.count,
-                  measuredPowerStandardError: Self.round(learned.measuredPowerStandardError, 10_000),
-                  pathLossExponentStandardError: Self.round(learned.exponentStandardError, 100_000),
-                  method: learned.source.rawValue)
+        self.init(
+            measuredPower: Self.round(learned.model.measuredPower, 100),
+            pathLossExponent: Self.round(learned.model.exponent, 10_000),
+            sigma: Self.round(learned.model.sigma, 100),
+            count: learned.count,
+            measuredPowerStandardError: Self.round(learned.measuredPowerStandardError, 10_000),
+            pathLossExponentStandardError: Self.round(learned.exponentStandardError, 100_000),
+            method: learned.source.rawValue)
     }
 }
 
@@ -19,10 +20,12 @@ extension CalibrationFile {
     /// every beacon's samples together (or, with no samples, the mean prior).
     public init(learned: [LearnedPathLoss], pooled: LearnedPathLoss?) {
         let generic = PlanDefaults()
-        self.init(beacons: learned.map { BeaconFit(beacon: $0.beacon, fit: Fit($0)) },
-                  all: (pooled ?? learned.first).map(Fit.init)
-                      ?? Fit(measuredPower: generic.measuredPower, pathLossExponent: generic.pathLossExponent,
-                             sigma: PathLossModel.defaultSigma, count: 0, method: "plan"))
+        self.init(
+            beacons: learned.map { BeaconFit(beacon: $0.beacon, fit: Fit($0)) },
+            all: (pooled ?? learned.first).map(Fit.init)
+                ?? Fit(
+                    measuredPower: generic.measuredPower, pathLossExponent: generic.pathLossExponent,
+                    sigma: PathLossModel.defaultSigma, count: 0, method: "plan"))
     }
 }
 
@@ -32,7 +35,8 @@ extension CalibrationFile {
     /// for want of samples). Those are left out, so that the engine treats them, and a file in
     /// which every entry says so, exactly as the plan alone.
     public func models(for plan: FloorPlan) -> [BeaconIdentity: PathLossModel] {
-        let keptAtPlan = Set((beacons ?? []).filter { $0.fit.method == LearnedPathLoss.Source.plan.rawValue }.map(\.beacon))
+        let keptAtPlan = Set(
+            (beacons ?? []).filter { $0.fit.method == LearnedPathLoss.Source.plan.rawValue }.map(\.beacon))
         var models: [BeaconIdentity: PathLossModel] = [:]
         for beacon in plan.beacons where !keptAtPlan.contains(beacon.identity) {
             if let resolved = plan.resolvedBeacon(beacon.identity) { models[beacon.identity] = model(for: resolved) }

@@ -25,9 +25,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         public var method: String?
 
         /// A fit from its values.
-        public init(measuredPower: Double, pathLossExponent: Double, sigma: Double, count: Int,
-                    measuredPowerStandardError: Double? = nil, pathLossExponentStandardError: Double? = nil,
-                    method: String? = nil) {
+        public init(
+            measuredPower: Double, pathLossExponent: Double, sigma: Double, count: Int,
+            measuredPowerStandardError: Double? = nil, pathLossExponentStandardError: Double? = nil,
+            method: String? = nil
+        ) {
             self.measuredPower = measuredPower
             self.pathLossExponent = pathLossExponent
             self.sigma = sigma
@@ -40,13 +42,14 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         /// The fit of a calibration result, rounded to what its precision supports
         /// (0.01 dB, 0.0001 in n).
         public init(_ result: CalibrationResult) {
-            self.init(measuredPower: Self.round(result.model.measuredPower, 100),
-                      pathLossExponent: Self.round(result.model.exponent, 10_000),
-                      sigma: Self.round(result.model.sigma, 100),
-                      count: result.count,
-                      measuredPowerStandardError: Self.round(result.measuredPowerStandardError, 10_000),
-                      pathLossExponentStandardError: Self.round(result.exponentStandardError, 100_000),
-                      method: result.method.name)
+            self.init(
+                measuredPower: Self.round(result.model.measuredPower, 100),
+                pathLossExponent: Self.round(result.model.exponent, 10_000),
+                sigma: Self.round(result.model.sigma, 100),
+                count: result.count,
+                measuredPowerStandardError: Self.round(result.measuredPowerStandardError, 10_000),
+                pathLossExponentStandardError: Self.round(result.exponentStandardError, 100_000),
+                method: result.method.name)
         }
 
         /// The path-loss model of this fit.
@@ -79,15 +82,17 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             let container = try decoder.container(keyedBy: Keys.self)
             let text = try container.decode(String.self, forKey: .uuid)
             guard let uuid = UUID(uuidString: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .uuid, in: container,
-                                                       debugDescription: "'\(text)' is not a UUID")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .uuid, in: container,
+                    debugDescription: "'\(text)' is not a UUID")
             }
             var parts: [UInt16] = []
             for key in [Keys.major, .minor] {
                 let value = try container.decode(Int.self, forKey: key)
                 guard let part = UInt16(exactly: value) else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                           debugDescription: "\(value) is out of range 0...65535")
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: container,
+                        debugDescription: "\(value) is out of range 0...65535")
                 }
                 parts.append(part)
             }
@@ -146,7 +151,8 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain values cannot fail once validated; non-finite values are
         // written as strings rather than aborting.
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return data + Data("\n".utf8)
     }
@@ -174,8 +180,10 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadable(path: path, detail: FileManager.default.fileExists(atPath: path)
-                              ? "permission denied or not a file" : "no such file")
+            throw .unreadable(
+                path: path,
+                detail: FileManager.default.fileExists(atPath: path)
+                    ? "permission denied or not a file" : "no such file")
         }
         return try CalibrationFile(data: data, label: path)
     }
@@ -215,18 +223,23 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
 
     private static func validate(_ fit: Fit, at path: String, label: String) throws(CalibrationFileError) {
         guard fit.measuredPower.isFinite, fit.measuredPower < 0,
-              fit.measuredPower >= TrilaterationSolver.measuredPowerRange.lowerBound else {
-            throw .invalidValue(path: label, jsonPath: "\(path).measuredPower",
-                                detail: "\(fit.measuredPower) is not a negative RSSI in dBm (at least −200)")
+            fit.measuredPower >= TrilaterationSolver.measuredPowerRange.lowerBound
+        else {
+            throw .invalidValue(
+                path: label, jsonPath: "\(path).measuredPower",
+                detail: "\(fit.measuredPower) is not a negative RSSI in dBm (at least −200)")
         }
         guard fit.pathLossExponent.isFinite, fit.pathLossExponent > 0,
-              fit.pathLossExponent <= TrilaterationSolver.exponentRange.upperBound else {
-            throw .invalidValue(path: label, jsonPath: "\(path).pathLossExponent",
-                                detail: "\(fit.pathLossExponent) is not a positive exponent (at most 20)")
+            fit.pathLossExponent <= TrilaterationSolver.exponentRange.upperBound
+        else {
+            throw .invalidValue(
+                path: label, jsonPath: "\(path).pathLossExponent",
+                detail: "\(fit.pathLossExponent) is not a positive exponent (at most 20)")
         }
         guard fit.sigma.isFinite, fit.sigma >= 0, fit.sigma <= TrilaterationSolver.sigmaRange.upperBound else {
-            throw .invalidValue(path: label, jsonPath: "\(path).sigma",
-                                detail: "\(fit.sigma) is not a non-negative standard deviation in dB (at most 100)")
+            throw .invalidValue(
+                path: label, jsonPath: "\(path).sigma",
+                detail: "\(fit.sigma) is not a non-negative standard deviation in dB (at most 100)")
         }
         guard fit.count >= 0 else {
             throw .invalidValue(path: label, jsonPath: "\(path).count", detail: "\(fit.count) is negative")
@@ -237,7 +250,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "(top level)" : text
         }
@@ -245,8 +262,9 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         case .keyNotFound(let key, let context):
             return .invalidValue(path: label, jsonPath: path(context.codingPath + [key]), detail: "is missing")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return .invalidValue(path: label, jsonPath: path(context.codingPath),
-                                 detail: "expected \(type == String.self ? "a string" : type == Int.self ? "an integer" : "a number")")
+            return .invalidValue(
+                path: label, jsonPath: path(context.codingPath),
+                detail: "expected \(type == String.self ? "a string" : type == Int.self ? "an integer" : "a number")")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return .invalidJSON(path: label, detail: "not valid JSON")

@@ -33,8 +33,10 @@ public struct CalibrationSamples: Sendable, Hashable {
     }
 
     /// Reads calibration CSV `text` held in memory; `label` stands for the path in errors.
-    public static func read(text: String, label: String = "<input>",
-                            minimumDistance: Double? = nil) throws(FileError) -> CalibrationSamples {
+    public static func read(
+        text: String, label: String = "<input>",
+        minimumDistance: Double? = nil
+    ) throws(FileError) -> CalibrationSamples {
         try read(CSVReader(text: text, label: label), minimumDistance: minimumDistance)
     }
 
@@ -45,8 +47,9 @@ public struct CalibrationSamples: Sendable, Hashable {
         var identityColumns: CSVReader.IdentityColumns?
         if named.contains(where: { $0 != nil }) {
             // Naming beacons needs all three parts.
-            identityColumns = .init(uuid: try reader.requireColumn("uuid"), major: try reader.requireColumn("major"),
-                                    minor: try reader.requireColumn("minor"))
+            identityColumns = .init(
+                uuid: try reader.requireColumn("uuid"), major: try reader.requireColumn("major"),
+                minor: try reader.requireColumn("minor"))
         }
         var result = CalibrationSamples(samples: [])
         var uuids: [String: UUID] = [:]
@@ -58,18 +61,20 @@ public struct CalibrationSamples: Sendable, Hashable {
                 continue
             }
             guard distance > 0 else {
-                throw .invalidValue(path: reader.path, line: reader.line, column: reader.header[distanceColumn],
-                                    value: String(try reader.field(row, distanceColumn)),
-                                    expected: "a positive distance in metres (use --min-distance to skip near-field rows)")
+                throw .invalidValue(
+                    path: reader.path, line: reader.line, column: reader.header[distanceColumn],
+                    value: String(try reader.field(row, distanceColumn)),
+                    expected: "a positive distance in metres (use --min-distance to skip near-field rows)")
             }
             switch RSSIReading.rejection(of: rssi) {
             case .noReading?:
                 result.skippedNoReading += 1
                 continue
             case .some:
-                throw .invalidValue(path: reader.path, line: reader.line, column: reader.header[rssiColumn],
-                                    value: String(try reader.field(row, rssiColumn)),
-                                    expected: "an RSSI in dBm from \(Int(RSSIReading.plausibleRange.lowerBound)) up to 0")
+                throw .invalidValue(
+                    path: reader.path, line: reader.line, column: reader.header[rssiColumn],
+                    value: String(try reader.field(row, rssiColumn)),
+                    expected: "an RSSI in dBm from \(Int(RSSIReading.plausibleRange.lowerBound)) up to 0")
             case nil:
                 break
             }

@@ -19,7 +19,8 @@ public struct CalibrationTable: Sendable {
     /// The table as text, one line per beacon after a header, ending in a newline.
     public var text: String {
         let fits = Dictionary((calibration.beacons ?? []).map { ($0.beacon, $0.fit) }, uniquingKeysWith: { a, _ in a })
-        var text = "beacon".padding(toLength: 44, withPad: " ", startingAt: 0)
+        var text =
+            "beacon".padding(toLength: 44, withPad: " ", startingAt: 0)
             + "  P0 plan → learned ± se (dBm)   n plan → learned ± se       σ dB  samples  source\n"
         for floor in plan.floors {
             for beacon in floor.beacons {
@@ -29,10 +30,12 @@ public struct CalibrationTable: Sendable {
                     text += name + String(format: "  %6.1f (no entry)", resolved.measuredPower) + "\n"
                     continue
                 }
-                let p0 = String(format: "%6.1f → %6.2f ± %4.2f", resolved.measuredPower, fit.measuredPower,
-                                fit.measuredPowerStandardError ?? .nan)
-                let n = String(format: "%5.2f → %5.3f ± %5.3f", resolved.pathLossExponent, fit.pathLossExponent,
-                               fit.pathLossExponentStandardError ?? .nan)
+                let p0 = String(
+                    format: "%6.1f → %6.2f ± %4.2f", resolved.measuredPower, fit.measuredPower,
+                    fit.measuredPowerStandardError ?? .nan)
+                let n = String(
+                    format: "%5.2f → %5.3f ± %5.3f", resolved.pathLossExponent, fit.pathLossExponent,
+                    fit.pathLossExponentStandardError ?? .nan)
                 let rest = String(format: "%5.2f  %7d", fit.sigma, fit.count)
                 text += "\(name)  \(p0)        \(n)   \(rest)  \(fit.method ?? "-")\n"
             }

@@ -32,8 +32,9 @@ public final class EventWriter {
         self.includeDevice = includeDevice
         self.includeBeaconColumns = includeBeaconColumns
         if format == .csv {
-            output.write("timestamp,region,state" + (includeDevice ? ",device" : "")
-                         + (includeBeaconColumns ? ",refinement,flag,reason" : "") + "\n")
+            output.write(
+                "timestamp,region,state" + (includeDevice ? ",device" : "")
+                    + (includeBeaconColumns ? ",refinement,flag,reason" : "") + "\n")
         }
     }
 

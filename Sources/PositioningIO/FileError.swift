@@ -33,7 +33,8 @@ public enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path): the file is empty; a header row is required"
         case .missingColumn(let path, let column, let header):
             if header.contains(where: { $0.contains("\r") }) {
-                return "\(path): required column '\(column)' is missing: the header runs into the data at a carriage return, so the file seems to end its lines with CR only; convert the line ends to LF or CRLF"
+                return
+                    "\(path): required column '\(column)' is missing: the header runs into the data at a carriage return, so the file seems to end its lines with CR only; convert the line ends to LF or CRLF"
             }
             return "\(path): required column '\(column)' is missing (header has: \(Self.shortened(header)))"
         case .invalidValue(let path, let line, let column, let value, let expected):

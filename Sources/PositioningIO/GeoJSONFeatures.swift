@@ -64,8 +64,9 @@ struct GeoJSONFeatures {
             vertices.append(vertices[0])
             let ring = vertices.map { coordinate($0.x, $0.y) }.joined(separator: ",")
             let name = floor.name.map { ",\"name\":" + Self.jsonString($0) } ?? ""
-            text += feature("{\"type\":\"Polygon\",\"coordinates\":[[\(ring)]]}",
-                            "{\"kind\":\"outline\",\"floor\":\(floor.level)\(name)}")
+            text += feature(
+                "{\"type\":\"Polygon\",\"coordinates\":[[\(ring)]]}",
+                "{\"kind\":\"outline\",\"floor\":\(floor.level)\(name)}")
         }
         return text
     }
@@ -85,8 +86,9 @@ struct GeoJSONFeatures {
         for device in order {
             guard let points = tracks[device], points.count >= 2 else { continue }
             let line = points.map { coordinate($0.0, $0.1) }.joined(separator: ",")
-            text += feature("{\"type\":\"LineString\",\"coordinates\":[\(line)]}",
-                            "{\"kind\":\"track\",\"device\":\(Self.jsonString(device))}")
+            text += feature(
+                "{\"type\":\"LineString\",\"coordinates\":[\(line)]}",
+                "{\"kind\":\"track\",\"device\":\(Self.jsonString(device))}")
         }
         return text + "\n]}\n"
     }

@@ -38,7 +38,8 @@ struct LineBytes {
         // Past 2^52 the units of `product` are not all representable, and tiny values could
         // lose the product's error to underflow: leave those to the C library.
         guard (0...9).contains(digits), product < 4_503_599_627_370_496,
-              magnitude == 0 || magnitude > 1e-280 else {
+            magnitude == 0 || magnitude > 1e-280
+        else {
             append(String(format: "%.\(digits)f", value))
             return
         }
@@ -64,8 +65,13 @@ struct LineBytes {
     mutating func append(csvField text: String) {
         var plain = true, needsQuotes = false
         for byte in text.utf8 {
-            if byte >= 0x80 || byte == UInt8(ascii: "\r") { plain = false; break }
-            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { needsQuotes = true }
+            if byte >= 0x80 || byte == UInt8(ascii: "\r") {
+                plain = false
+                break
+            }
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") {
+                needsQuotes = true
+            }
         }
         guard plain else {
             // Characters, not bytes, decide for other text (as the String-based writer did).

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,9 +24,12 @@ extension OutputFile {
     /// - Throws: ``FileError/unwritable(path:detail:)`` naming the input.
     public static func refuseOverwriting(_ path: String?, inputs: [String]) throws(FileError) {
         let output = (path == nil || path == "-") ? nil : path
-        if let target = regularFileIdentity(output), let input = inputs.first(where: { regularFileIdentity($0) == target }) {
-            throw .unwritable(path: output ?? "standard output",
-                              detail: "it is the input '\(input)'; write the output to another file")
+        if let target = regularFileIdentity(output),
+            let input = inputs.first(where: { regularFileIdentity($0) == target })
+        {
+            throw .unwritable(
+                path: output ?? "standard output",
+                detail: "it is the input '\(input)'; write the output to another file")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,10 +52,13 @@ public final class OutputFile {
         }
         let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+            .path
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw .unwritable(path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw .unwritable(
+                path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
         self.handle = handle
         finalPath = url.path

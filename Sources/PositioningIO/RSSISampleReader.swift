@@ -33,10 +33,12 @@ public final class RSSISampleReader {
     public init(csv: CSVReader, skipBadRows: Bool = false) throws(FileError) {
         stream = SampleStream(
             rows: csv.rows, skipBadRows: skipBadRows,
-            columns: .init(timestamp: try csv.requireColumn("timestamp"),
-                           identity: .init(uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
-                                           minor: try csv.requireColumn("minor")),
-                           rssi: try csv.requireColumn("rssi"), device: csv.column("device")))
+            columns: .init(
+                timestamp: try csv.requireColumn("timestamp"),
+                identity: .init(
+                    uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
+                    minor: try csv.requireColumn("minor")),
+                rssi: try csv.requireColumn("rssi"), device: csv.column("device")))
     }
 
     /// Whether the file has a `device` column.
@@ -113,8 +115,9 @@ struct SampleStream {
         let timestamp = try rows.recordTimestamp(columns.timestamp)
         let uuidRange = try rows.trimmedRange(columns.identity.uuid)
         guard let uuid = identities.uuid(rows.buffer, uuidRange) else {
-            throw .invalidValue(path: rows.path, line: rows.line, column: rows.header[columns.identity.uuid],
-                                value: rows.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
+            throw .invalidValue(
+                path: rows.path, line: rows.line, column: rows.header[columns.identity.uuid],
+                value: rows.text(uuidRange), expected: "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E")
         }
         let major = try rows.recordInteger(columns.identity.major, in: 0...65535)
         let minor = try rows.recordInteger(columns.identity.minor, in: 0...65535)

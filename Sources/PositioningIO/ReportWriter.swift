@@ -21,8 +21,10 @@ public final class ReportWriter {
     /// `p_strolling`, `p_walking` (empty where the report is not tracked).
     /// `plan` is needed for ``ReportFormat/geojson``: its georeference and floor outlines.
     /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
-    public init(output: OutputFile, format: ReportFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
-                includeCovariance: Bool = false, includeMotion: Bool = false, plan: FloorPlan? = nil) throws(GeoJSONError) {
+    public init(
+        output: OutputFile, format: ReportFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
+        includeCovariance: Bool = false, includeMotion: Bool = false, plan: FloorPlan? = nil
+    ) throws(GeoJSONError) {
         self.output = output
         self.format = format
         self.includeDevice = includeDevice
@@ -171,7 +173,11 @@ public final class ReportWriter {
         if includeMotion {
             for mode in MotionMode.allCases {
                 line.append(",\"p_\(mode)\":")
-                if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) } else { line.append("null") }
+                if let motion = report.motion {
+                    line.append(fixed: motion[mode], digits: 3)
+                } else {
+                    line.append("null")
+                }
             }
         }
         line.append("}")

@@ -27,9 +27,11 @@ public struct SelfCalibration: Sendable {
     ///   - settings: how the rounds run and stop (`TrafficCalibration.Settings`).
     /// - Throws: `FileError` for an unreadable or malformed file, `PositioningError` when
     ///   nothing could be learned.
-    public init(plan: FloorPlan, rssi: String, skipBadRows: Bool = false, start: CalibrationFile? = nil,
-                configuration: PositioningEngine.Configuration = .init(),
-                settings: TrafficCalibration.Settings = .init()) throws {
+    public init(
+        plan: FloorPlan, rssi: String, skipBadRows: Bool = false, start: CalibrationFile? = nil,
+        configuration: PositioningEngine.Configuration = .init(),
+        settings: TrafficCalibration.Settings = .init()
+    ) throws {
         let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
         var samples: [RSSISample] = []
         while let sample = try reader.next() { samples.append(sample) }
@@ -41,8 +43,9 @@ public struct SelfCalibration: Sendable {
             initial = start.models(for: plan).filter { named.isEmpty || named.contains($0.key) }
         }
         startedFromPlanOnly = start != nil && initial.isEmpty
-        result = try TrafficCalibration.learn(samples, plan: plan, calibration: initial,
-                                              configuration: configuration, settings: settings)
+        result = try TrafficCalibration.learn(
+            samples, plan: plan, calibration: initial,
+            configuration: configuration, settings: settings)
         file = CalibrationFile(learned: result.estimates, pooled: result.pooled)
         counts = reader.counts
         self.plan = plan
@@ -59,23 +62,31 @@ public struct SelfCalibration: Sendable {
         text += result.converged ? ", settled" : ", stopped at the round limit"
         text += "; \(learned) of \(result.estimates.count) beacons learned from traffic\n"
         if startedFromPlanOnly {
-            text += "  the starting calibration names none of the plan's beacons (another site?): started from the plan's values\n"
+            text +=
+                "  the starting calibration names none of the plan's beacons (another site?): started from the plan's values\n"
         }
         text += String(format: "  starting models: cross-validated score %.4f nats per sample\n", result.startScore)
         for round in result.rounds {
-            text += String(format: "  round %d: %d samples paired with positions, %d without; largest change %.2f standard errors; score %.4f\n",
-                           round.index, round.pairedSamples, round.unplacedSamples, round.largestChange, round.score)
+            text += String(
+                format:
+                    "  round %d: %d samples paired with positions, %d without; largest change %.2f standard errors; score %.4f\n",
+                round.index, round.pairedSamples, round.unplacedSamples, round.largestChange, round.score)
         }
-        text += result.keptRound > 0 ? "  kept the models of round \(result.keptRound)\n"
-            : "  no round predicted the traffic better than the starting models: they are kept\n" 
+        text +=
+            result.keptRound > 0
+            ? "  kept the models of round \(result.keptRound)\n"
+            : "  no round predicted the traffic better than the starting models: they are kept\n"
         let kept = result.estimates.filter { $0.source == .plan }
         if !kept.isEmpty {
-            text += "  kept at the plan's values (fewer than \(result.calibrator.settings.minimumSamples) samples): "
+            text +=
+                "  kept at the plan's values (fewer than \(result.calibrator.settings.minimumSamples) samples): "
                 + kept.map { "\($0.beacon) (\($0.count))" }.joined(separator: ", ") + "\n"
         }
         if result.deviceOffsets.count > 1 {
-            text += "  device offsets from the average phone (dB): "
-                + result.deviceOffsets.map { String(format: "%@ %+.1f", $0.device ?? "-", $0.offset) }.joined(separator: ", ") + "\n"
+            text +=
+                "  device offsets from the average phone (dB): "
+                + result.deviceOffsets.map { String(format: "%@ %+.1f", $0.device ?? "-", $0.offset) }.joined(
+                    separator: ", ") + "\n"
         }
         return text + CalibrationTable(plan: plan, calibration: file).text
     }

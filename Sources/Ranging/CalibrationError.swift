@@ -33,17 +33,21 @@ public enum CalibrationError: Error, Sendable, Hashable, CustomStringConvertible
         case .tooFewSamples(let count, let required):
             return "\(count) calibration sample(s); at least \(required) are needed, better hundreds"
         case .tooFewDistances(let distinct):
-            return "samples at only \(distinct) distinct distance(s); record at least two distances (better 5–10 from 0.5 to 10 m) so the exponent can be fitted"
+            return
+                "samples at only \(distinct) distinct distance(s); record at least two distances (better 5–10 from 0.5 to 10 m) so the exponent can be fitted"
         case .distancesTooClose(let lo, let hi):
-            return "distances span only \(lo)–\(hi) m, too little to fit the exponent; spread them over a factor of 10 or more"
+            return
+                "distances span only \(lo)–\(hi) m, too little to fit the exponent; spread them over a factor of 10 or more"
         case .invalidDistance(let index, let value):
             return "sample \(index): distance \(value) is not a positive finite number of metres"
         case .invalidRSSI(let index, let rejection):
             return "sample \(index): \(rejection)"
         case .invalidMethod(let method):
-            return "calibration method \(method) has a parameter out of range (thresholds > 0, trimmed fraction in 0..<0.5)"
+            return
+                "calibration method \(method) has a parameter out of range (thresholds > 0, trimmed fraction in 0..<0.5)"
         case .implausibleFit(let p0, let n):
-            return "fit gives P₀ = \(p0) dBm, n = \(n), outside the plausible range; check that distances are metres and RSSI is dBm, and that the samples span several distances"
+            return
+                "fit gives P₀ = \(p0) dBm, n = \(n), outside the plausible range; check that distances are metres and RSSI is dBm, and that the samples span several distances"
         case .numerical(let error):
             return "numerical failure in the fit: \(error)"
         }

@@ -28,9 +28,11 @@ public struct CalibrationResult: Sendable, Hashable, Codable {
     public static let plausibleExponent: ClosedRange<Double> = 0.1...10
 
     /// Creates a result from its parts.
-    public init(model: PathLossModel, measuredPowerStandardError: Double, exponentStandardError: Double,
-                correlation: Double, count: Int, inlierCount: Int, distanceSpan: ClosedRange<Double>,
-                method: CalibrationMethod, iterations: Int) {
+    public init(
+        model: PathLossModel, measuredPowerStandardError: Double, exponentStandardError: Double,
+        correlation: Double, count: Int, inlierCount: Int, distanceSpan: ClosedRange<Double>,
+        method: CalibrationMethod, iterations: Int
+    ) {
         self.model = model
         self.measuredPowerStandardError = measuredPowerStandardError
         self.exponentStandardError = exponentStandardError

@@ -31,9 +31,11 @@ public struct LearnedPathLoss: Sendable, Hashable, Codable {
     public var source: Source
 
     /// A learned model from its parts.
-    public init(beacon: BeaconIdentity, model: PathLossModel, measuredPowerStandardError: Double,
-                exponentStandardError: Double, correlation: Double, count: Int, effectiveCount: Double,
-                prior: PathLossPrior, source: Source) {
+    public init(
+        beacon: BeaconIdentity, model: PathLossModel, measuredPowerStandardError: Double,
+        exponentStandardError: Double, correlation: Double, count: Int, effectiveCount: Double,
+        prior: PathLossPrior, source: Source
+    ) {
         self.beacon = beacon
         self.model = model
         self.measuredPowerStandardError = measuredPowerStandardError

@@ -9,8 +9,11 @@ extension PathLossCalibration {
     /// - Throws: ``CalibrationError/invalidMethod(_:)`` for a held exponent that is not positive
     ///   and finite, ``CalibrationError/tooFewSamples(count:required:)`` below 2 samples,
     ///   ``CalibrationError/implausibleFit(measuredPower:exponent:)`` for a P₀ out of range.
-    func fitLevel(x: [Double], rssi: [Double], exponent: Double, span: ClosedRange<Double>) throws(CalibrationError)
-        -> CalibrationResult {
+    func fitLevel(
+        x: [Double], rssi: [Double], exponent: Double, span: ClosedRange<Double>
+    ) throws(CalibrationError)
+        -> CalibrationResult
+    {
         guard exponent.isFinite, exponent > 0, CalibrationResult.plausibleExponent.contains(exponent) else {
             throw .invalidMethod(method)
         }
@@ -30,9 +33,10 @@ extension PathLossCalibration {
         guard CalibrationResult.plausibleMeasuredPower.contains(p0) else {
             throw .implausibleFit(measuredPower: p0, exponent: exponent)
         }
-        return CalibrationResult(model: PathLossModel(measuredPower: p0, exponent: exponent, sigma: sigma),
-                                 measuredPowerStandardError: standardError, exponentStandardError: 0, correlation: 0,
-                                 count: m, inlierCount: m, distanceSpan: span, method: method, iterations: 0)
+        return CalibrationResult(
+            model: PathLossModel(measuredPower: p0, exponent: exponent, sigma: sigma),
+            measuredPowerStandardError: standardError, exponentStandardError: 0, correlation: 0,
+            count: m, inlierCount: m, distanceSpan: span, method: method, iterations: 0)
     }
 
     private static func median(_ values: [Double]) -> Double {

@@ -28,8 +28,10 @@ public struct PathLossCalibration: Sendable, Hashable {
 
     /// A calibration with `method` (default ordinary least squares), optionally with the exponent
     /// held at `fixedExponent`.
-    public init(method: CalibrationMethod = .leastSquares, maximumIterations: Int = 100, tolerance: Double = 1e-9,
-                fixedExponent: Double? = nil) {
+    public init(
+        method: CalibrationMethod = .leastSquares, maximumIterations: Int = 100, tolerance: Double = 1e-9,
+        fixedExponent: Double? = nil
+    ) {
         self.method = method
         self.maximumIterations = maximumIterations
         self.tolerance = tolerance
@@ -114,7 +116,10 @@ public struct PathLossCalibration: Sendable, Hashable {
             var kept = 0, sum = 0.0
             for i in 0..<m {
                 let r = solver.residual(i, beta)
-                if abs(r) < c * scale { kept += 1; sum += r * r }
+                if abs(r) < c * scale {
+                    kept += 1
+                    sum += r * r
+                }
             }
             if kept > 2 { scale = (sum / Double(kept - 2)).squareRoot() }
         case .trimmed(let fraction):
@@ -151,7 +156,8 @@ public struct PathLossCalibration: Sendable, Hashable {
 
         let model = PathLossModel(measuredPower: beta.p0, exponent: beta.n, sigma: scale)
         guard CalibrationResult.plausibleMeasuredPower.contains(beta.p0),
-              CalibrationResult.plausibleExponent.contains(beta.n) else {
+            CalibrationResult.plausibleExponent.contains(beta.n)
+        else {
             throw .implausibleFit(measuredPower: beta.p0, exponent: beta.n)
         }
         return CalibrationResult(
@@ -184,8 +190,10 @@ public struct PathLossCalibration: Sendable, Hashable {
     }
 
     /// Huber IRLS with the scale re-estimated by the MAD at every iteration.
-    private func huber(_ solver: inout WeightedSolver, start: Parameters, threshold k: Double,
-                       span: ClosedRange<Double>) throws(CalibrationError) -> (beta: Parameters, scale: Double, iterations: Int) {
+    private func huber(
+        _ solver: inout WeightedSolver, start: Parameters, threshold k: Double,
+        span: ClosedRange<Double>
+    ) throws(CalibrationError) -> (beta: Parameters, scale: Double, iterations: Int) {
         let m = solver.count
         var beta = start
         var weights = [Double](repeating: 1, count: m)
@@ -227,8 +235,10 @@ public struct PathLossCalibration: Sendable, Hashable {
 
     /// Huber's (1981, eq. 7.6.5) asymptotic covariance of an M-estimator:
     /// K² · [Σψ²/(m − p)] / [Σψ′/m]² · s² (AᵀA)⁻¹ with K = 1 + (p/m) Var(ψ′)/E[ψ′]².
-    private func sandwich(_ solver: inout WeightedSolver, beta: Parameters, scale: Double, influence: Influence,
-                          span: ClosedRange<Double>) throws(CalibrationError) -> (p0: Double, n: Double, correlation: Double) {
+    private func sandwich(
+        _ solver: inout WeightedSolver, beta: Parameters, scale: Double, influence: Influence,
+        span: ClosedRange<Double>
+    ) throws(CalibrationError) -> (p0: Double, n: Double, correlation: Double) {
         let m = solver.count
         guard scale > 0 else { return solver.covariance(scaledBy: 0) }
         var sumPsi2 = 0.0, sumSlope = 0.0, sumSlope2 = 0.0

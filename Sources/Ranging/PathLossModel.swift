@@ -1,5 +1,5 @@
-import Foundation
 import BeaconModel
+import Foundation
 
 /// The log-distance path-loss model with log-normal shadowing:
 ///

@@ -30,8 +30,10 @@ public struct PathLossPrior: Sendable, Hashable, Codable {
     public var sigmaWeight: Double
 
     /// A prior from its parts.
-    public init(measuredPower: Double, measuredPowerSigma: Double = 8, exponent: Double,
-                exponentSigma: Double = 0.5, sigma: Double = PathLossModel.defaultSigma, sigmaWeight: Double = 10) {
+    public init(
+        measuredPower: Double, measuredPowerSigma: Double = 8, exponent: Double,
+        exponentSigma: Double = 0.5, sigma: Double = PathLossModel.defaultSigma, sigmaWeight: Double = 10
+    ) {
         self.measuredPower = measuredPower
         self.measuredPowerSigma = measuredPowerSigma
         self.exponent = exponent
@@ -47,8 +49,9 @@ public struct PathLossPrior: Sendable, Hashable, Codable {
 
     /// A narrower prior centred on a surveyed model: ± 3 dB, ± 0.3, σ with 30 samples' weight.
     public static func surveyed(_ model: PathLossModel) -> PathLossPrior {
-        PathLossPrior(measuredPower: model.measuredPower, measuredPowerSigma: 3, exponent: model.exponent,
-                      exponentSigma: 0.3, sigma: model.sigma, sigmaWeight: 30)
+        PathLossPrior(
+            measuredPower: model.measuredPower, measuredPowerSigma: 3, exponent: model.exponent,
+            exponentSigma: 0.3, sigma: model.sigma, sigmaWeight: 30)
     }
 
     /// The prior mean as a model.

@@ -12,8 +12,17 @@ public enum Proximity: String, Sendable, Hashable, Codable, CaseIterable, Custom
     /// The class of `distance` metres with fixed boundaries and no hysteresis; a distance
     /// that is NaN, infinite or not positive gives ``unknown``.
     public init(distance: Double, thresholds: ProximityThresholds = .init()) {
-        guard distance.isFinite, distance > 0 else { self = .unknown; return }
-        if distance < thresholds.immediate { self = .immediate } else if distance < thresholds.near { self = .near } else { self = .far }
+        guard distance.isFinite, distance > 0 else {
+            self = .unknown
+            return
+        }
+        if distance < thresholds.immediate {
+            self = .immediate
+        } else if distance < thresholds.near {
+            self = .near
+        } else {
+            self = .far
+        }
     }
 
     public var description: String { rawValue }
@@ -48,8 +57,10 @@ public struct ProximityThresholds: Sendable, Hashable, Codable {
     /// Boundaries 0.5 m and 3 m, hysteresis ratio 1.25, dwell 1 s, timeout 5 s. Invalid
     /// values (non-finite, negative, a ratio below 1, near ≤ immediate) are replaced by these
     /// defaults.
-    public init(immediate: Double = 0.5, near: Double = 3.0, hysteresisRatio: Double = 1.25,
-                dwell: Double = 1.0, timeout: Double = 5.0) {
+    public init(
+        immediate: Double = 0.5, near: Double = 3.0, hysteresisRatio: Double = 1.25,
+        dwell: Double = 1.0, timeout: Double = 5.0
+    ) {
         let validBounds = immediate.isFinite && near.isFinite && immediate > 0 && near > immediate
         self.immediate = validBounds ? immediate : 0.5
         self.near = validBounds ? near : 3.0

@@ -47,9 +47,9 @@ public struct RSSIKalmanFilter: RSSIFilter, Hashable {
             lastTime = time
             return rssi
         }
-        let prior = variance + processNoise * (time - last)         // P⁻ = P + q Δt
-        let gain = prior / (prior + measurementVariance)             // K = P⁻ S⁻¹
-        let next = x + gain * (rssi - x)                              // x = x⁻ + K (z − x⁻)
+        let prior = variance + processNoise * (time - last)  // P⁻ = P + q Δt
+        let gain = prior / (prior + measurementVariance)  // K = P⁻ S⁻¹
+        let next = x + gain * (rssi - x)  // x = x⁻ + K (z − x⁻)
         let oneMinusGain = 1 - gain
         variance = oneMinusGain * oneMinusGain * prior + gain * gain * measurementVariance
         value = next

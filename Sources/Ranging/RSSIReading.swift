@@ -38,8 +38,10 @@ public struct RSSIReading: Sendable, Hashable, Comparable, Codable {
         do {
             try self.init(validating: value)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: error.description))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: error.description))
         }
     }
 

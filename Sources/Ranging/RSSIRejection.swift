@@ -26,7 +26,8 @@ public enum RSSIRejection: Error, Sendable, Hashable, CustomStringConvertible {
         case .positive(let v):
             return "RSSI \(v) dBm is positive; BLE readings are negative dBm (check the sign and units)"
         case .implausiblyLow(let v):
-            return "RSSI \(v) dBm is below \(RSSIReading.plausibleRange.lowerBound) dBm, under any receiver's sensitivity (check the units)"
+            return
+                "RSSI \(v) dBm is below \(RSSIReading.plausibleRange.lowerBound) dBm, under any receiver's sensitivity (check the units)"
         }
     }
 }

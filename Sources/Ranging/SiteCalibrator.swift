@@ -1,5 +1,5 @@
-import Foundation
 import BeaconModel
+import Foundation
 
 /// Learns each beacon's path-loss model (P₀, n, σ) from unlabeled traffic: RSSI samples paired
 /// with where the receiver probably was (a position estimate and its covariance), with priors
@@ -83,12 +83,15 @@ public struct SiteCalibrator: Sendable {
     private var slots: [BeaconIdentity: Int]
 
     /// A calibrator for `beacons` (identity, position), each with its prior.
-    public init(beacons: [(identity: BeaconIdentity, position: Point3D, prior: PathLossPrior)],
-                settings: Settings = Settings()) {
+    public init(
+        beacons: [(identity: BeaconIdentity, position: Point3D, prior: PathLossPrior)],
+        settings: Settings = Settings()
+    ) {
         self.settings = settings
         self.beacons = beacons.map {
-            Beacon(identity: $0.identity, position: $0.position, prior: $0.prior, model: $0.prior.model,
-                   statistics: PathLossStatistics())
+            Beacon(
+                identity: $0.identity, position: $0.position, prior: $0.prior, model: $0.prior.model,
+                statistics: PathLossStatistics())
         }
         var slots: [BeaconIdentity: Int] = [:]
         for (slot, beacon) in self.beacons.enumerated() { slots[beacon.identity] = slot }
@@ -98,13 +101,17 @@ public struct SiteCalibrator: Sendable {
     /// A calibrator for the resolved beacons of a plan. A beacon with a model in `calibration`
     /// gets the narrower ``PathLossPrior/surveyed(_:)`` prior centred on it, the others the
     /// generic prior centred on the plan's values (σ prior 4 dB).
-    public init(beacons: [ResolvedBeacon], calibration: [BeaconIdentity: PathLossModel] = [:],
-                settings: Settings = Settings()) {
-        self.init(beacons: beacons.map { beacon in
-            let prior = calibration[beacon.identity].map(PathLossPrior.surveyed)
-                ?? PathLossPrior(centredOn: PathLossModel(beacon))
-            return (beacon.identity, beacon.position, prior)
-        }, settings: settings)
+    public init(
+        beacons: [ResolvedBeacon], calibration: [BeaconIdentity: PathLossModel] = [:],
+        settings: Settings = Settings()
+    ) {
+        self.init(
+            beacons: beacons.map { beacon in
+                let prior =
+                    calibration[beacon.identity].map(PathLossPrior.surveyed)
+                    ?? PathLossPrior(centredOn: PathLossModel(beacon))
+                return (beacon.identity, beacon.position, prior)
+            }, settings: settings)
     }
 
     /// The slot of a beacon, or nil when the calibrator does not know it.
@@ -115,21 +122,27 @@ public struct SiteCalibrator: Sendable {
     /// on a device whose offset is `deviceOffset` dB.
     /// - Returns: false (and nothing is learned) for an unknown beacon or a non-finite value.
     @discardableResult
-    public mutating func observe(_ identity: BeaconIdentity, rssi: Double, receiver: Point3D,
-                                 xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0) -> Bool {
+    public mutating func observe(
+        _ identity: BeaconIdentity, rssi: Double, receiver: Point3D,
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0
+    ) -> Bool {
         guard let slot = slots[identity] else { return false }
         return observe(slot: slot, rssi: rssi, receiver: receiver, xx: xx, xy: xy, yy: yy, deviceOffset: deviceOffset)
     }
 
     /// ``observe(_:rssi:receiver:xx:xy:yy:deviceOffset:)`` by slot (see ``slot(of:)``).
     @discardableResult
-    public mutating func observe(slot: Int, rssi: Double, receiver: Point3D,
-                                 xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0) -> Bool {
+    public mutating func observe(
+        slot: Int, rssi: Double, receiver: Point3D,
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0
+    ) -> Bool {
         guard beacons.indices.contains(slot), rssi.isFinite, deviceOffset.isFinite,
-              receiver.x.isFinite, receiver.y.isFinite, receiver.z.isFinite,
-              xx.isFinite, xy.isFinite, yy.isFinite, xx >= 0, yy >= 0 else { return false }
+            receiver.x.isFinite, receiver.y.isFinite, receiver.z.isFinite,
+            xx.isFinite, xy.isFinite, yy.isFinite, xx >= 0, yy >= 0
+        else { return false }
         let model = beacons[slot].model
-        let (distance, expected, variance) = prediction(slot: slot, model: model, receiver: receiver, xx: xx, xy: xy, yy: yy)
+        let (distance, expected, variance) = prediction(
+            slot: slot, model: model, receiver: receiver, xx: xx, xy: xy, yy: yy)
         let shadowing = model.sigma * model.sigma
         let corrected = rssi - deviceOffset
         let u = (corrected - expected) / variance.squareRoot()
@@ -145,8 +158,11 @@ public struct SiteCalibrator: Sendable {
     /// distance (at least ``Settings/minimumDistance``), the expected RSSI there (dBm), and the
     /// sample's variance σ² + k² var(ln d), with var(ln d) = gᵀΣg, g = (p − b)ₕ/d² and
     /// k = 10n/ln 10 (dB²).
-    public func prediction(slot: Int, model: PathLossModel, receiver: Point3D, xx: Double, xy: Double, yy: Double)
-        -> (distance: Double, expected: Double, variance: Double) {
+    public func prediction(
+        slot: Int, model: PathLossModel, receiver: Point3D, xx: Double, xy: Double, yy: Double
+    )
+        -> (distance: Double, expected: Double, variance: Double)
+    {
         let position = beacons[slot].position
         let dx = receiver.x - position.x, dy = receiver.y - position.y, dz = receiver.z - position.z
         let distance = Swift.max((dx * dx + dy * dy + dz * dz).squareRoot(), settings.minimumDistance)
@@ -154,7 +170,9 @@ public struct SiteCalibrator: Sendable {
         let gx = dx / d2, gy = dy / d2
         let logVariance = gx * gx * xx + 2 * gx * gy * xy + gy * gy * yy
         let slope = model.logSlope
-        return (distance, model.expectedRSSI(atDistance: distance), model.sigma * model.sigma + slope * slope * logVariance)
+        return (
+            distance, model.expectedRSSI(atDistance: distance), model.sigma * model.sigma + slope * slope * logVariance
+        )
     }
 
     /// Every beacon's current estimate, in the order given.
@@ -165,16 +183,19 @@ public struct SiteCalibrator: Sendable {
         let stats = beacon.statistics
         let prior = beacon.prior
         guard stats.count >= settings.minimumSamples,
-              let posterior = Self.posterior(stats, prior: prior) else {
-            return LearnedPathLoss(beacon: beacon.identity, model: prior.model,
-                                   measuredPowerStandardError: prior.measuredPowerSigma,
-                                   exponentStandardError: prior.exponentSigma, correlation: 0,
-                                   count: stats.count, effectiveCount: stats.weight, prior: prior, source: .plan)
+            let posterior = Self.posterior(stats, prior: prior)
+        else {
+            return LearnedPathLoss(
+                beacon: beacon.identity, model: prior.model,
+                measuredPowerStandardError: prior.measuredPowerSigma,
+                exponentStandardError: prior.exponentSigma, correlation: 0,
+                count: stats.count, effectiveCount: stats.weight, prior: prior, source: .plan)
         }
-        return LearnedPathLoss(beacon: beacon.identity, model: posterior.model,
-                               measuredPowerStandardError: posterior.measuredPowerError,
-                               exponentStandardError: posterior.exponentError, correlation: posterior.correlation,
-                               count: stats.count, effectiveCount: stats.weight, prior: prior, source: .traffic)
+        return LearnedPathLoss(
+            beacon: beacon.identity, model: posterior.model,
+            measuredPowerStandardError: posterior.measuredPowerError,
+            exponentStandardError: posterior.exponentError, correlation: posterior.correlation,
+            count: stats.count, effectiveCount: stats.weight, prior: prior, source: .traffic)
     }
 
     /// The estimate over every beacon's samples together (one model for the whole site), with
@@ -190,14 +211,16 @@ public struct SiteCalibrator: Sendable {
             s += beacon.prior.sigma
         }
         let k = Double(beacons.count)
-        let prior = PathLossPrior(measuredPower: p / k, measuredPowerSigma: beacons[0].prior.measuredPowerSigma,
-                                  exponent: n / k, exponentSigma: beacons[0].prior.exponentSigma,
-                                  sigma: s / k, sigmaWeight: beacons[0].prior.sigmaWeight)
+        let prior = PathLossPrior(
+            measuredPower: p / k, measuredPowerSigma: beacons[0].prior.measuredPowerSigma,
+            exponent: n / k, exponentSigma: beacons[0].prior.exponentSigma,
+            sigma: s / k, sigmaWeight: beacons[0].prior.sigmaWeight)
         guard stats.count > 0, let posterior = Self.posterior(stats, prior: prior) else { return nil }
-        return LearnedPathLoss(beacon: beacons[0].identity, model: posterior.model,
-                               measuredPowerStandardError: posterior.measuredPowerError,
-                               exponentStandardError: posterior.exponentError, correlation: posterior.correlation,
-                               count: stats.count, effectiveCount: stats.weight, prior: prior, source: .traffic)
+        return LearnedPathLoss(
+            beacon: beacons[0].identity, model: posterior.model,
+            measuredPowerStandardError: posterior.measuredPowerError,
+            exponentStandardError: posterior.exponentError, correlation: posterior.correlation,
+            count: stats.count, effectiveCount: stats.weight, prior: prior, source: .traffic)
     }
 
     /// Makes each beacon's estimate the model that weighs the next samples (the step between
@@ -263,9 +286,10 @@ public struct SiteCalibrator: Sendable {
         }
         let varP = c / det, varN = a / det, cov = -b / det
         guard p.isFinite, n.isFinite, varP > 0, varN > 0 else { return nil }
-        return Posterior(model: PathLossModel(measuredPower: p, exponent: n, sigma: sigma2.squareRoot()),
-                         measuredPowerError: varP.squareRoot(), exponentError: varN.squareRoot(),
-                         correlation: cov / (varP * varN).squareRoot())
+        return Posterior(
+            model: PathLossModel(measuredPower: p, exponent: n, sigma: sigma2.squareRoot()),
+            measuredPowerError: varP.squareRoot(), exponentError: varN.squareRoot(),
+            correlation: cov / (varP * varN).squareRoot())
     }
 }
 

@@ -17,10 +17,10 @@ public struct WindowedMeanFilter: RSSIFilter, Hashable {
 
     private var times: [Double]
     private var values: [Double]
-    private var head = 0          // index of the oldest sample
+    private var head = 0  // index of the oldest sample
     private var count = 0
     private var sum = 0.0
-    private var compensation = 0.0 // Kahan–Babuška compensation of `sum`
+    private var compensation = 0.0  // Kahan–Babuška compensation of `sum`
     private var lastTime: Double?
 
     /// Default window for a walking person, seconds.

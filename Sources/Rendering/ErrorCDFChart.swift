@@ -1,5 +1,5 @@
-import Foundation
 import Evaluation
+import Foundation
 
 /// The empirical cumulative distribution of horizontal errors as an SVG chart: for each run the
 /// share of fixes (0–100 %) whose error is at most x metres, a step line per run, with the
@@ -33,8 +33,12 @@ public enum ErrorCDFChart {
         }
         svg.rect(left, top, plotW, plotH, [("fill", "none"), ("stroke", "#888")])
         svg.text(left + plotW / 2, height - 10, "error (m)", [("text-anchor", "middle")])
-        svg.text(14, top + plotH / 2, "share of fixes", [("text-anchor", "middle"),
-                                                          ("transform", "rotate(-90 14 \(SVGDocument.number(top + plotH / 2)))")])
+        svg.text(
+            14, top + plotH / 2, "share of fixes",
+            [
+                ("text-anchor", "middle"),
+                ("transform", "rotate(-90 14 \(SVGDocument.number(top + plotH / 2)))")
+            ])
         // One step line per run.
         for (index, run) in runs.enumerated() {
             let errors = run.evaluation.overall.errors
@@ -52,26 +56,30 @@ public enum ErrorCDFChart {
                 points.append((x, py(Double(i + 1) / n)))
             }
             points.append((px(xMax), py(1)))
-            svg.path(points, closed: false, [("fill", "none"), ("stroke", Palette.series(index)), ("stroke-width", "2")])
+            svg.path(
+                points, closed: false, [("fill", "none"), ("stroke", Palette.series(index)), ("stroke-width", "2")])
         }
         // Legend, bottom right inside the plot.
         let rowHeight = 18.0
         let labels = runs.map { run -> String in
             let m = run.evaluation.overall
-            let figures = m.median.map { median in
-                String(format: "median %.2f m, P90 %.2f m, %d fixes", median, m.p90 ?? 0, m.count)
-            } ?? "no fixes"
+            let figures =
+                m.median.map { median in
+                    String(format: "median %.2f m, P90 %.2f m, %d fixes", median, m.p90 ?? 0, m.count)
+                } ?? "no fixes"
             return "\(run.label): \(figures)"
         }
         // About 6.2 pixels per character at 12 px Helvetica.
         let legendWidth = min(plotW - 16, 40 + 6.2 * Double(labels.map(\.count).max() ?? 0))
         let legendTop = top + plotH - 10 - rowHeight * Double(runs.count)
         let legendLeft = left + plotW - 8 - legendWidth
-        svg.rect(legendLeft - 8, legendTop - 14, legendWidth + 8, rowHeight * Double(runs.count) + 8,
-                 [("fill", "white"), ("fill-opacity", "0.85"), ("stroke", "#ccc")])
+        svg.rect(
+            legendLeft - 8, legendTop - 14, legendWidth + 8, rowHeight * Double(runs.count) + 8,
+            [("fill", "white"), ("fill-opacity", "0.85"), ("stroke", "#ccc")])
         for (index, label) in labels.enumerated() {
             let y = legendTop + rowHeight * Double(index)
-            svg.line(legendLeft, y - 4, legendLeft + 22, y - 4, [("stroke", Palette.series(index)), ("stroke-width", "3")])
+            svg.line(
+                legendLeft, y - 4, legendLeft + 22, y - 4, [("stroke", Palette.series(index)), ("stroke-width", "3")])
             svg.text(legendLeft + 28, y, label)
         }
         return svg.document
@@ -80,7 +88,9 @@ public enum ErrorCDFChart {
     /// The smallest of 1, 2, 2.5, 5 × 10^k at or above `value` (> 0).
     static func niceCeiling(_ value: Double) -> Double {
         let magnitude = pow(10, floor(log10(value)))
-        for factor in [1.0, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value - 1e-12 { return factor * magnitude }
+        for factor in [1.0, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10] where factor * magnitude >= value - 1e-12 {
+            return factor * magnitude
+        }
         return 10 * magnitude
     }
 

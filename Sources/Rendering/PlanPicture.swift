@@ -1,6 +1,6 @@
+import Evaluation
 import Foundation
 import PositioningIO
-import Evaluation
 
 /// A picture of one floor: its outline, zones with their names, beacons labelled with their
 /// minor, the estimated track of each device in its own colour, the true track, 1-σ error
@@ -30,7 +30,9 @@ public struct PlanPicture: Sendable {
     public let ellipseEvery: Int
 
     /// A white outline behind text, so labels stay readable over tracks.
-    static let halo = [("stroke", "white"), ("stroke-width", "3"), ("paint-order", "stroke"), ("stroke-linejoin", "round")]
+    static let halo = [
+        ("stroke", "white"), ("stroke-width", "3"), ("paint-order", "stroke"), ("stroke-linejoin", "round")
+    ]
 
     static let margin = 1.0, titleHeight = 34.0, side = 16.0, legendRowHeight = 20.0
 
@@ -38,9 +40,13 @@ public struct PlanPicture: Sendable {
     /// first), of one `device` (default: all).
     /// - Throws: ``EvaluationError/unknownLevel(_:available:)`` when the plan has no such
     ///   floor, ``EvaluationError/unknownDevice(_:available:)`` when no file names the device.
-    public init(plan: FloorPlan, fixes: TrackTable? = nil, truth: TrackTable? = nil, events: [RegionEvent] = [],
-                regions: RegionsFile? = nil, level: Int? = nil, device: String? = nil, maximumSize: (width: Double, height: Double) = (820, 640))
-        throws(EvaluationError) {
+    public init(
+        plan: FloorPlan, fixes: TrackTable? = nil, truth: TrackTable? = nil, events: [RegionEvent] = [],
+        regions: RegionsFile? = nil, level: Int? = nil, device: String? = nil,
+        maximumSize: (width: Double, height: Double) = (820, 640)
+    )
+        throws(EvaluationError)
+    {
         self.plan = plan
         let chosen = level ?? PlanPicture.busiestLevel(plan: plan, fixes: fixes)
         guard let floor = plan.floor(level: chosen) else {
@@ -48,7 +54,8 @@ public struct PlanPicture: Sendable {
         }
         self.floor = floor
         if let device {
-            let known = Set((fixes?.tracks.keys).map(Array.init) ?? []).union((truth?.tracks.keys).map(Array.init) ?? [])
+            let known = Set((fixes?.tracks.keys).map(Array.init) ?? []).union(
+                (truth?.tracks.keys).map(Array.init) ?? [])
             guard known.contains(device) else {
                 throw .unknownDevice(device, available: known.sorted().filter { !$0.isEmpty })
             }
@@ -81,17 +88,31 @@ public struct PlanPicture: Sendable {
         // The shown rectangle: everything on the floor, plus a margin.
         var xs: [Double] = [], ys: [Double] = []
         for vertex in (floor.outline?.vertices ?? []) + floor.zones.flatMap(\.polygon.vertices) {
-            xs.append(vertex.x); ys.append(vertex.y)
+            xs.append(vertex.x)
+            ys.append(vertex.y)
         }
-        for beacon in floor.beacons { xs.append(beacon.position.x); ys.append(beacon.position.y) }
+        for beacon in floor.beacons {
+            xs.append(beacon.position.x)
+            ys.append(beacon.position.y)
+        }
         for region in self.regions {
             if case .circle(let c) = region.condition {
-                xs += [c.center.x - c.radius, c.center.x + c.radius]; ys += [c.center.y - c.radius, c.center.y + c.radius]
+                xs += [c.center.x - c.radius, c.center.x + c.radius]
+                ys += [c.center.y - c.radius, c.center.y + c.radius]
             }
         }
-        for point in self.fixes.values.joined() { xs.append(point.x); ys.append(point.y) }
-        for point in self.truth.values.joined() { xs.append(point.x); ys.append(point.y) }
-        if xs.isEmpty { xs = [0, 10]; ys = [0, 10] }
+        for point in self.fixes.values.joined() {
+            xs.append(point.x)
+            ys.append(point.y)
+        }
+        for point in self.truth.values.joined() {
+            xs.append(point.x)
+            ys.append(point.y)
+        }
+        if xs.isEmpty {
+            xs = [0, 10]
+            ys = [0, 10]
+        }
         // Grow the view for the error ellipses drawn, by at most a sixth of the view on each side
         // (a fallback's ellipse of hundreds of metres would otherwise shrink the floor to a dot).
         if let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
@@ -107,19 +128,24 @@ public struct PlanPicture: Sendable {
             xs += [lo.x, hi.x]
             ys += [lo.y, hi.y]
         }
-        let reserved = [!self.truth.isEmpty, !self.fixes.isEmpty, !floor.beacons.isEmpty, !floor.zones.isEmpty,
-                        !self.regions.isEmpty, !self.events.isEmpty].filter { $0 }.count
+        let reserved = [
+            !self.truth.isEmpty, !self.fixes.isEmpty, !floor.beacons.isEmpty, !floor.zones.isEmpty,
+            !self.regions.isEmpty, !self.events.isEmpty
+        ].filter { $0 }.count
         namedDevices = Self.busiest(devices, fixes: self.fixes, room: Self.maximumLegendEntries - reserved - 1)
         let m = PlanPicture.margin
-        projection = PlanProjection(minX: xs.min()! - m, minY: ys.min()! - m, maxX: xs.max()! + m, maxY: ys.max()! + m,
-                                    width: maximumSize.width, height: maximumSize.height,
-                                    left: PlanPicture.side, top: PlanPicture.titleHeight)
+        projection = PlanProjection(
+            minX: xs.min()! - m, minY: ys.min()! - m, maxX: xs.max()! + m, maxY: ys.max()! + m,
+            width: maximumSize.width, height: maximumSize.height,
+            left: PlanPicture.side, top: PlanPicture.titleHeight)
     }
 
     /// The level with the most fixes, or the plan's first floor when no fix names a floor.
     static func busiestLevel(plan: FloorPlan, fixes: TrackTable?) -> Int {
         let counts = fixes?.pointsPerFloor ?? [:]
-        let best = counts.filter { plan.floor(level: $0.key) != nil }.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
+        let best = counts.filter { plan.floor(level: $0.key) != nil }.max {
+            $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key
+        }
         return best?.key ?? plan.floors[0].level
     }
 
@@ -156,7 +182,9 @@ public struct PlanPicture: Sendable {
     var legendEntries: [(kind: String, colour: String, label: String)] {
         var entries: [(String, String, String)] = []
         let named = namedDevices
-        for device in named { entries.append(("track", colour(of: device), device.isEmpty ? "estimated track" : device)) }
+        for device in named {
+            entries.append(("track", colour(of: device), device.isEmpty ? "estimated track" : device))
+        }
         if named.count < devices.count {
             entries.append(("track", Self.othersColour, "\(devices.count - named.count) other devices"))
         }
@@ -167,12 +195,19 @@ public struct PlanPicture: Sendable {
     private var otherLegendEntries: [(kind: String, colour: String, label: String)] {
         var entries: [(String, String, String)] = []
         if !truth.isEmpty {
-            entries.append(("truth", Palette.truth, truth.values.contains { $0.count == 1 || $0.contains(where: \.isStatic) }
-                ? "true track (◇ a point held still)" : "true track"))
+            entries.append(
+                (
+                    "truth", Palette.truth,
+                    truth.values.contains { $0.count == 1 || $0.contains(where: \.isStatic) }
+                        ? "true track (◇ a point held still)" : "true track"
+                ))
         }
         if !fixes.isEmpty {
-            entries.append(("ellipse", devices.count == 1 ? colour(of: devices[0]) : "#777777",
-                            "1-σ error ellipse (every \(ellipseEvery == 1 ? "fix" : "\(ellipseEvery) fixes"))"))
+            entries.append(
+                (
+                    "ellipse", devices.count == 1 ? colour(of: devices[0]) : "#777777",
+                    "1-σ error ellipse (every \(ellipseEvery == 1 ? "fix" : "\(ellipseEvery) fixes"))"
+                ))
         }
         if !floor.beacons.isEmpty { entries.append(("beacon", Palette.beacon, "beacon (minor)")) }
         if !floor.zones.isEmpty { entries.append(("zone", Palette.zone, "zone")) }
@@ -194,7 +229,10 @@ public struct PlanPicture: Sendable {
         var positions: [(Double, Double)] = []
         for entry in legendEntries {
             let w = 34 + Double(entry.label.count) * 6.6 + 18
-            if x + w > width - Self.side, x > Self.side { x = Self.side; y += Self.legendRowHeight }
+            if x + w > width - Self.side, x > Self.side {
+                x = Self.side
+                y += Self.legendRowHeight
+            }
             positions.append((x, y))
             x += w
         }
@@ -213,24 +251,33 @@ public struct PlanPicture: Sendable {
         svg.rect(0, 0, svg.width, svg.height, [("fill", "white")])
         svg.text(Self.side, 22, title, [("font-size", "15"), ("font-weight", "bold")])
         if let outline = floor.outline {
-            svg.path(outline.vertices.map(projection.pixel), closed: true,
-                     [("fill", "#f6f6f2"), ("stroke", Palette.outline), ("stroke-width", "2")])
+            svg.path(
+                outline.vertices.map(projection.pixel), closed: true,
+                [("fill", "#f6f6f2"), ("stroke", Palette.outline), ("stroke-width", "2")])
         }
         for zone in floor.zones {
-            svg.path(zone.polygon.vertices.map(projection.pixel), closed: true,
-                     [("fill", Palette.zone), ("fill-opacity", "0.25"), ("stroke", Palette.zone), ("stroke-width", "1")])
+            svg.path(
+                zone.polygon.vertices.map(projection.pixel), closed: true,
+                [("fill", Palette.zone), ("fill-opacity", "0.25"), ("stroke", Palette.zone), ("stroke-width", "1")])
             let (cx, cy) = projection.pixel(Self.centroid(zone.polygon))
-            svg.text(cx, cy, zone.name ?? zone.id, [("text-anchor", "middle"), ("fill", "#2F5D8A"), ("font-size", "13"),
-                                                    ("font-style", "italic")] + Self.halo)
+            svg.text(
+                cx, cy, zone.name ?? zone.id,
+                [
+                    ("text-anchor", "middle"), ("fill", "#2F5D8A"), ("font-size", "13"),
+                    ("font-style", "italic")
+                ] + Self.halo)
         }
         let minors = floor.beacons.map(\.identity.minor)
         let ambiguous = Set(minors).count < minors.count
         for beacon in floor.beacons {
             let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
-            svg.path([(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)], closed: true,
-                     [("fill", Palette.beacon), ("stroke", "white"), ("stroke-width", "1")])
+            svg.path(
+                [(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)], closed: true,
+                [("fill", Palette.beacon), ("stroke", "white"), ("stroke-width", "1")])
             let label = ambiguous ? "\(beacon.identity.major):\(beacon.identity.minor)" : "\(beacon.identity.minor)"
-            svg.text(x + 8, y - 5, label, [("fill", Palette.beacon), ("font-size", "11"), ("font-weight", "bold")] + Self.halo)
+            svg.text(
+                x + 8, y - 5, label,
+                [("fill", Palette.beacon), ("font-size", "11"), ("font-weight", "bold")] + Self.halo)
         }
         drawRegions(into: &svg)
         drawScaleBar(into: &svg)
@@ -244,11 +291,16 @@ public struct PlanPicture: Sendable {
     static func drawLegendSwatch(_ kind: String, _ colour: String, x: Double, y: Double, into svg: inout SVGDocument) {
         switch kind {
         case "track": svg.line(x, y, x + 26, y, [("stroke", colour), ("stroke-width", "2.5")])
-        case "truth": svg.line(x, y, x + 26, y, [("stroke", colour), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3")])
-        case "ellipse": svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
+        case "truth":
+            svg.line(x, y, x + 26, y, [("stroke", colour), ("stroke-width", "1.5"), ("stroke-dasharray", "5 3")])
+        case "ellipse":
+            svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
         case "beacon": svg.path([(x + 13, y - 7), (x + 19, y + 4), (x + 7, y + 4)], closed: true, [("fill", colour)])
         case "zone": svg.rect(x + 3, y - 6, 20, 12, [("fill", colour), ("fill-opacity", "0.25"), ("stroke", colour)])
-        case "region": svg.circle(x + 13, y, 7, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"), ("stroke-dasharray", "4 2")])
+        case "region":
+            svg.circle(
+                x + 13, y, 7, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"), ("stroke-dasharray", "4 2")]
+            )
         default: svg.circle(x + 13, y, 5, [("fill", colour)])
         }
     }
@@ -256,13 +308,17 @@ public struct PlanPicture: Sendable {
     /// Monitored regions: circles dashed, zone regions outlined, beacon regions as rings around
     /// the beacons they match; each labelled with its id.
     func drawRegions(into svg: inout SVGDocument) {
-        let style: [(String, String)] = [("fill", "none"), ("stroke", Palette.region), ("stroke-width", "2"), ("stroke-dasharray", "6 3")]
+        let style: [(String, String)] = [
+            ("fill", "none"), ("stroke", Palette.region), ("stroke-width", "2"), ("stroke-dasharray", "6 3")
+        ]
         let label: [(String, String)] = [("fill", "#8B6508"), ("font-size", "12"), ("font-weight", "bold")] + Self.halo
         for region in regions {
             switch region.condition {
             case .circle(let c):
                 let (x, y) = projection.pixel(c.center)
-                svg.circle(x, y, c.radius * projection.scale, [("fill", Palette.region), ("fill-opacity", "0.06")] + style.dropFirst())
+                svg.circle(
+                    x, y, c.radius * projection.scale,
+                    [("fill", Palette.region), ("fill-opacity", "0.06")] + style.dropFirst())
                 svg.text(x, y - c.radius * projection.scale - 4, region.id, label + [("text-anchor", "middle")])
             case .zone(let id):
                 guard let zone = floor.zones.first(where: { $0.id == id }) else { continue }
@@ -347,7 +403,10 @@ public struct PlanPicture: Sendable {
         var current: [(Double, Double)] = []
         var last: Double?
         for point in points {
-            if let last, point.timestamp - last > gap, !current.isEmpty { result.append(current); current = [] }
+            if let last, point.timestamp - last > gap, !current.isEmpty {
+                result.append(current)
+                current = []
+            }
             current.append(projection.pixel(point.x, point.y))
             last = point.timestamp
         }
@@ -360,13 +419,16 @@ public struct PlanPicture: Sendable {
     func ellipsePixels(_ point: TrackPoint) -> (cx: Double, cy: Double, rx: Double, ry: Double, degrees: Double)? {
         guard let ellipse = point.ellipse else { return nil }
         let (cx, cy) = projection.pixel(point.x, point.y)
-        return (cx, cy, ellipse.semiMajor * projection.scale, ellipse.semiMinor * projection.scale,
-                -ellipse.orientation * 180 / Double.pi)
+        return (
+            cx, cy, ellipse.semiMajor * projection.scale, ellipse.semiMinor * projection.scale,
+            -ellipse.orientation * 180 / Double.pi
+        )
     }
 
     /// Where a device was at `time`: on its fixes, else on its truth (clamped to the track's ends).
     func location(of device: String, at time: Double) -> (Double, Double)? {
-        let track = fixes[device] ?? (devices.count == 1 && device.isEmpty ? fixes[devices[0]] : nil)
+        let track =
+            fixes[device] ?? (devices.count == 1 && device.isEmpty ? fixes[devices[0]] : nil)
             ?? truth[device] ?? truth[""]
         guard let track, !track.isEmpty else { return nil }
         let at = TruthTrack(points: track).position(at: time)
@@ -377,29 +439,39 @@ public struct PlanPicture: Sendable {
     func drawTracks(into svg: inout SVGDocument) {
         // Clip to the plan area, so that a large ellipse does not cover the title or legend.
         let p = projection
-        svg.raw("<defs><clipPath id=\"plan-area\"><rect x=\"\(SVGDocument.number(p.left))\" y=\"\(SVGDocument.number(p.top))\""
-            + " width=\"\(SVGDocument.number(p.pixelWidth))\" height=\"\(SVGDocument.number(p.pixelHeight))\"/></clipPath></defs>")
+        svg.raw(
+            "<defs><clipPath id=\"plan-area\"><rect x=\"\(SVGDocument.number(p.left))\" y=\"\(SVGDocument.number(p.top))\""
+                + " width=\"\(SVGDocument.number(p.pixelWidth))\" height=\"\(SVGDocument.number(p.pixelHeight))\"/></clipPath></defs>"
+        )
         svg.beginGroup([("clip-path", "url(#plan-area)")])
         defer { svg.endGroup() }
         for (name, points) in truth.sorted(by: { $0.key < $1.key }) where !points.isEmpty {
             // Each device's truth in its track's colour when there are several; dashed.
             let stroke = devices.count > 1 && !name.isEmpty ? colour(of: name) : Palette.truth
             for segment in segments(points) {
-                svg.path(segment, closed: false, [("fill", "none"), ("stroke", stroke), ("stroke-width", "1.5"),
-                                                   ("stroke-dasharray", "5 3"), ("stroke-opacity", "0.8"),
-                                                   ("data-device", name)])
+                svg.path(
+                    segment, closed: false,
+                    [
+                        ("fill", "none"), ("stroke", stroke), ("stroke-width", "1.5"),
+                        ("stroke-dasharray", "5 3"), ("stroke-opacity", "0.8"),
+                        ("data-device", name)
+                    ])
             }
             // A point held still (a survey point, a static row, or a track of one row) is a
             // diamond: a polyline of one point would not show.
             var drawn = Set<String>()
             for (index, point) in points.enumerated() {
-                let alone = points.count == 1
-                    || (point.isStatic || (index + 1 < points.count && points[index + 1].x == point.x && points[index + 1].y == point.y))
+                let alone =
+                    points.count == 1
+                    || (point.isStatic
+                        || (index + 1 < points.count && points[index + 1].x == point.x
+                            && points[index + 1].y == point.y))
                 let key = "\(point.x),\(point.y)"
                 guard alone, drawn.insert(key).inserted else { continue }
                 let (x, y) = projection.pixel(point.x, point.y)
-                svg.path([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], closed: true,
-                         [("fill", "white"), ("stroke", stroke), ("stroke-width", "1.5"), ("data-truth-point", name)])
+                svg.path(
+                    [(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], closed: true,
+                    [("fill", "white"), ("stroke", stroke), ("stroke-width", "1.5"), ("data-truth-point", name)])
             }
         }
         for device in devices {
@@ -407,13 +479,18 @@ public struct PlanPicture: Sendable {
             let colour = colour(of: device)
             for (index, point) in points.enumerated() where index % ellipseEvery == 0 {
                 if let e = ellipsePixels(point) {
-                    svg.ellipse(e.cx, e.cy, e.rx, e.ry, degrees: e.degrees,
-                                [("fill", colour), ("fill-opacity", "0.07"), ("stroke", colour), ("stroke-opacity", "0.5")])
+                    svg.ellipse(
+                        e.cx, e.cy, e.rx, e.ry, degrees: e.degrees,
+                        [("fill", colour), ("fill-opacity", "0.07"), ("stroke", colour), ("stroke-opacity", "0.5")])
                 }
             }
             for segment in segments(points) {
-                svg.path(segment, closed: false, [("fill", "none"), ("stroke", colour), ("stroke-width", "2"),
-                                                   ("stroke-linejoin", "round")])
+                svg.path(
+                    segment, closed: false,
+                    [
+                        ("fill", "none"), ("stroke", colour), ("stroke-width", "2"),
+                        ("stroke-linejoin", "round")
+                    ])
             }
             for point in points {
                 let (x, y) = projection.pixel(point.x, point.y)
@@ -421,11 +498,16 @@ public struct PlanPicture: Sendable {
             }
         }
         for event in events {
-            guard let (x, y) = location(of: event.device, at: event.timestamp) ?? anchor(of: event.region) else { continue }
+            guard let (x, y) = location(of: event.device, at: event.timestamp) ?? anchor(of: event.region) else {
+                continue
+            }
             let entered = event.state == .satisfied
-            svg.circle(x, y, 5, [("fill", entered ? Palette.region : "white"), ("stroke", Palette.region), ("stroke-width", "2")])
-            svg.text(x + 7, y + 14, (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),
-                     [("fill", "#8B6508"), ("font-size", "11")] + Self.halo)
+            svg.circle(
+                x, y, 5,
+                [("fill", entered ? Palette.region : "white"), ("stroke", Palette.region), ("stroke-width", "2")])
+            svg.text(
+                x + 7, y + 14, (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),
+                [("fill", "#8B6508"), ("font-size", "11")] + Self.halo)
         }
     }
 

@@ -1,4 +1,5 @@
 import PositioningIO
+
 /// Maps plan metres (x east, y north) to picture pixels (x right, y down) at a fixed scale.
 public struct PlanProjection: Sendable, Hashable {
     /// The plan rectangle shown, metres.
@@ -10,8 +11,10 @@ public struct PlanProjection: Sendable, Hashable {
 
     /// A projection of the rectangle [minX, maxX] × [minY, maxY] (metres) that fits `width` ×
     /// `height` pixels with its top-left corner at (left, top), keeping the aspect ratio.
-    public init(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Double, height: Double,
-                left: Double, top: Double) {
+    public init(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, width: Double, height: Double,
+        left: Double, top: Double
+    ) {
         self.minX = minX
         self.minY = minY
         self.maxX = maxX

@@ -18,8 +18,12 @@ public struct ReplayPage: Sendable {
     /// The time span of everything replayed, seconds.
     var span: (start: Double, end: Double) {
         var times: [Double] = []
-        for points in picture.fixes.values { if let f = points.first, let l = points.last { times += [f.timestamp, l.timestamp] } }
-        for points in picture.truth.values { if let f = points.first, let l = points.last { times += [f.timestamp, l.timestamp] } }
+        for points in picture.fixes.values {
+            if let f = points.first, let l = points.last { times += [f.timestamp, l.timestamp] }
+        }
+        for points in picture.truth.values {
+            if let f = points.first, let l = points.last { times += [f.timestamp, l.timestamp] }
+        }
         times += picture.events.map(\.timestamp)
         return (times.min() ?? 0, max(times.max() ?? 1, (times.min() ?? 0) + 1e-3))
     }
@@ -42,9 +46,12 @@ public struct ReplayPage: Sendable {
             let rows = points.map { p -> String in
                 let (x, y) = picture.projection.pixel(p.x, p.y)
                 let e = picture.ellipsePixels(p)
-                return "[\(Self.n(p.timestamp - start)),\(Self.n(x)),\(Self.n(y)),\(Self.n(e?.rx ?? 0)),\(Self.n(e?.ry ?? 0)),\(Self.n(e?.degrees ?? 0))]"
+                return
+                    "[\(Self.n(p.timestamp - start)),\(Self.n(x)),\(Self.n(y)),\(Self.n(e?.rx ?? 0)),\(Self.n(e?.ry ?? 0)),\(Self.n(e?.degrees ?? 0))]"
             }
-            devices.append("{\"name\":\(Self.jsString(device)),\"colour\":\"\(picture.colour(of: device))\",\"fixes\":[\(rows.joined(separator: ","))]}")
+            devices.append(
+                "{\"name\":\(Self.jsString(device)),\"colour\":\"\(picture.colour(of: device))\",\"fixes\":[\(rows.joined(separator: ","))]}"
+            )
         }
         var truths: [String] = []
         for (name, points) in picture.truth.sorted(by: { $0.key < $1.key }) {
@@ -58,10 +65,12 @@ public struct ReplayPage: Sendable {
         for event in picture.events {
             let at = picture.location(of: event.device, at: event.timestamp) ?? picture.anchor(of: event.region)
             let label = event.region + (event.flag.map { " (\($0))" } ?? "")
-            events.append("[\(Self.n(event.timestamp - start)),\(at.map { Self.n($0.0) } ?? "null"),\(at.map { Self.n($0.1) } ?? "null"),"
-                + "\(Self.jsString(label)),\(event.state == .satisfied),\(Self.jsString(event.device))]")
+            events.append(
+                "[\(Self.n(event.timestamp - start)),\(at.map { Self.n($0.0) } ?? "null"),\(at.map { Self.n($0.1) } ?? "null"),"
+                    + "\(Self.jsString(label)),\(event.state == .satisfied),\(Self.jsString(event.device))]")
         }
-        return "{\"start\":\(start),\"duration\":\(Self.n(end - start)),\"devices\":[\(devices.joined(separator: ","))],"
+        return
+            "{\"start\":\(start),\"duration\":\(Self.n(end - start)),\"devices\":[\(devices.joined(separator: ","))],"
             + "\"truth\":[\(truths.joined(separator: ","))],\"events\":[\(events.joined(separator: ","))]}"
     }
 
@@ -71,27 +80,42 @@ public struct ReplayPage: Sendable {
         var svg = SVGDocument(width: width, height: height)
         picture.drawPlan(into: &svg)
         let p = picture.projection
-        svg.raw("<defs><clipPath id=\"plan-area\"><rect x=\"\(Self.n(p.left))\" y=\"\(Self.n(p.top))\" width=\"\(Self.n(p.pixelWidth))\" height=\"\(Self.n(p.pixelHeight))\"/></clipPath></defs>")
+        svg.raw(
+            "<defs><clipPath id=\"plan-area\"><rect x=\"\(Self.n(p.left))\" y=\"\(Self.n(p.top))\" width=\"\(Self.n(p.pixelWidth))\" height=\"\(Self.n(p.pixelHeight))\"/></clipPath></defs>"
+        )
         svg.beginGroup([("clip-path", "url(#plan-area)")])
         for (_, points) in picture.truth.sorted(by: { $0.key < $1.key }) {
             for segment in picture.segments(points) {
-                svg.path(segment, closed: false, [("fill", "none"), ("stroke", Palette.truth), ("stroke-width", "1"),
-                                                   ("stroke-dasharray", "4 3"), ("stroke-opacity", "0.35")])
+                svg.path(
+                    segment, closed: false,
+                    [
+                        ("fill", "none"), ("stroke", Palette.truth), ("stroke-width", "1"),
+                        ("stroke-dasharray", "4 3"), ("stroke-opacity", "0.35")
+                    ])
             }
         }
         for (index, device) in picture.devices.enumerated() {
             let colour = picture.colour(of: device)
             for segment in picture.segments(picture.fixes[device] ?? []) {
-                svg.path(segment, closed: false, [("fill", "none"), ("stroke", colour), ("stroke-width", "1"), ("stroke-opacity", "0.2")])
+                svg.path(
+                    segment, closed: false,
+                    [("fill", "none"), ("stroke", colour), ("stroke-width", "1"), ("stroke-opacity", "0.2")])
             }
-            svg.raw("<polyline id=\"trail-\(index)\" points=\"\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.5\"/>")
-            svg.raw("<ellipse id=\"ellipse-\(index)\" cx=\"0\" cy=\"0\" rx=\"0\" ry=\"0\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"\(colour)\" visibility=\"hidden\"/>")
+            svg.raw(
+                "<polyline id=\"trail-\(index)\" points=\"\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.5\"/>")
+            svg.raw(
+                "<ellipse id=\"ellipse-\(index)\" cx=\"0\" cy=\"0\" rx=\"0\" ry=\"0\" fill=\"\(colour)\" fill-opacity=\"0.15\" stroke=\"\(colour)\" visibility=\"hidden\"/>"
+            )
         }
         for (index, _) in picture.truth.sorted(by: { $0.key < $1.key }).enumerated() {
-            svg.raw("<circle id=\"truth-\(index)\" cx=\"0\" cy=\"0\" r=\"6\" fill=\"none\" stroke=\"\(Palette.truth)\" stroke-width=\"2\" visibility=\"hidden\"/>")
+            svg.raw(
+                "<circle id=\"truth-\(index)\" cx=\"0\" cy=\"0\" r=\"6\" fill=\"none\" stroke=\"\(Palette.truth)\" stroke-width=\"2\" visibility=\"hidden\"/>"
+            )
         }
         for (index, device) in picture.devices.enumerated() {
-            svg.raw("<circle id=\"marker-\(index)\" class=\"marker\" cx=\"0\" cy=\"0\" r=\"7\" fill=\"\(picture.colour(of: device))\" stroke=\"white\" stroke-width=\"2\" visibility=\"hidden\"/>")
+            svg.raw(
+                "<circle id=\"marker-\(index)\" class=\"marker\" cx=\"0\" cy=\"0\" r=\"7\" fill=\"\(picture.colour(of: device))\" stroke=\"white\" stroke-width=\"2\" visibility=\"hidden\"/>"
+            )
         }
         svg.raw("<g id=\"event-marks\"></g>")
         svg.endGroup()

@@ -34,7 +34,9 @@ public struct SVGDocument: Sendable {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    continue
+                }
                 out.unicodeScalars.append(scalar)
             }
         }
@@ -50,8 +52,11 @@ public struct SVGDocument: Sendable {
     }
 
     /// A line from (x1, y1) to (x2, y2).
-    public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ style: [(String, String)] = []) {
-        raw("<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\"\(Self.attributes(style))/>")
+    public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ style: [(String, String)] = [])
+    {
+        raw(
+            "<line x1=\"\(Self.number(x1))\" y1=\"\(Self.number(y1))\" x2=\"\(Self.number(x2))\" y2=\"\(Self.number(y2))\"\(Self.attributes(style))/>"
+        )
     }
 
     /// A polyline (open) or polygon (closed) through `points`.
@@ -63,24 +68,34 @@ public struct SVGDocument: Sendable {
 
     /// A circle of radius `r` centred at (cx, cy).
     public mutating func circle(_ cx: Double, _ cy: Double, _ r: Double, _ style: [(String, String)] = []) {
-        raw("<circle cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" r=\"\(Self.number(r))\"\(Self.attributes(style))/>")
+        raw(
+            "<circle cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" r=\"\(Self.number(r))\"\(Self.attributes(style))/>"
+        )
     }
 
     /// An ellipse with semi-axes rx, ry centred at (cx, cy), rotated by `degrees` (clockwise on screen).
-    public mutating func ellipse(_ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double, degrees: Double,
-                                 _ style: [(String, String)] = []) {
-        raw("<ellipse cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" rx=\"\(Self.number(rx))\" ry=\"\(Self.number(ry))\""
-            + " transform=\"rotate(\(Self.number(degrees)) \(Self.number(cx)) \(Self.number(cy)))\"\(Self.attributes(style))/>")
+    public mutating func ellipse(
+        _ cx: Double, _ cy: Double, _ rx: Double, _ ry: Double, degrees: Double,
+        _ style: [(String, String)] = []
+    ) {
+        raw(
+            "<ellipse cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" rx=\"\(Self.number(rx))\" ry=\"\(Self.number(ry))\""
+                + " transform=\"rotate(\(Self.number(degrees)) \(Self.number(cx)) \(Self.number(cy)))\"\(Self.attributes(style))/>"
+        )
     }
 
     /// A rectangle with its top-left corner at (x, y).
     public mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, _ style: [(String, String)] = []) {
-        raw("<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(w))\" height=\"\(Self.number(h))\"\(Self.attributes(style))/>")
+        raw(
+            "<rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(w))\" height=\"\(Self.number(h))\"\(Self.attributes(style))/>"
+        )
     }
 
     /// Text with its anchor point at (x, y).
     public mutating func text(_ x: Double, _ y: Double, _ content: String, _ style: [(String, String)] = []) {
-        raw("<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(Self.attributes(style))>\(Self.escaped(content))</text>")
+        raw(
+            "<text x=\"\(Self.number(x))\" y=\"\(Self.number(y))\"\(Self.attributes(style))>\(Self.escaped(content))</text>"
+        )
     }
 
     /// Opens a group (`<g>`); close it with ``endGroup()``.
@@ -96,7 +111,8 @@ public struct SVGDocument: Sendable {
     public func element(id: String? = nil) -> String {
         let w = Self.number(width), h = Self.number(height)
         let idAttribute = id.map { " id=\"\(Self.escaped($0))\"" } ?? ""
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\"\(idAttribute) width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"\(idAttribute) width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\""
             + " font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n" + content + "\n</svg>\n"
     }
 

@@ -28,7 +28,7 @@ public enum JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .malformedJSON: return ""
         case .missingKey(let p), .wrongType(let p, _, _), .outOfRange(let p, _, _), .nonFinite(let p, _),
-             .malformedUUID(let p, _):
+            .malformedUUID(let p, _):
             return p
         }
     }
@@ -49,7 +49,8 @@ public enum JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         case .nonFinite(_, let value):
             return "\(where_): \(value) is not a finite number"
         case .malformedUUID(_, let value):
-            return "\(where_): \(value.quotedForMessage(limit: 60)) is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
+            return
+                "\(where_): \(value.quotedForMessage(limit: 60)) is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
         }
     }
 }

@@ -49,8 +49,9 @@ package struct JSONNode {
     package func double(in range: ClosedRange<Double>, unit: String = "") throws(JSONError) -> Double {
         let number = try double()
         guard range.contains(number) else {
-            throw .outOfRange(path: path, value: literal,
-                              range: "\(format(range.lowerBound))...\(format(range.upperBound))" + (unit.isEmpty ? "" : " \(unit)"))
+            throw .outOfRange(
+                path: path, value: literal,
+                range: "\(format(range.lowerBound))...\(format(range.upperBound))" + (unit.isEmpty ? "" : " \(unit)"))
         }
         return number
     }

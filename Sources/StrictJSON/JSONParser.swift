@@ -38,9 +38,15 @@ package struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw error("NaN and Infinity are not JSON; write a finite number")
@@ -55,12 +61,17 @@ package struct JSONParser {
         var members: [(key: String, value: JSONValue)] = []
         var seen: Set<String> = []
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { offset += 1; return .object(members) }
+        if peek() == UInt8(ascii: "}") {
+            offset += 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
-                throw error(peek() == UInt8(ascii: "}") ? "trailing comma before '}'"
-                                                         : "an object key in double quotes was expected")
+                throw error(
+                    peek() == UInt8(ascii: "}")
+                        ? "trailing comma before '}'"
+                        : "an object key in double quotes was expected")
             }
             let keyStart = offset
             let key = try parseString()
@@ -68,7 +79,9 @@ package struct JSONParser {
                 throw error("duplicate key \(key.quotedForMessage()) in the same object", at: keyStart)
             }
             skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw error("':' was expected after the key \(key.quotedForMessage())") }
+            guard peek() == UInt8(ascii: ":") else {
+                throw error("':' was expected after the key \(key.quotedForMessage())")
+            }
             offset += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
@@ -76,7 +89,9 @@ package struct JSONParser {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "}"): offset += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                offset += 1
+                return .object(members)
             case nil: throw error("unexpected end of data inside an object")
             default: throw error("',' or '}' was expected")
             }
@@ -88,7 +103,10 @@ package struct JSONParser {
         offset += 1  // [
         var elements: [JSONValue] = []
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") { offset += 1; return .array(elements) }
+        if peek() == UInt8(ascii: "]") {
+            offset += 1
+            return .array(elements)
+        }
         while true {
             skipWhitespace()
             if peek() == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
@@ -96,7 +114,9 @@ package struct JSONParser {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "]"): offset += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                offset += 1
+                return .array(elements)
             case nil: throw error("unexpected end of data inside an array")
             default: throw error("',' or ']' was expected")
             }
@@ -229,7 +249,8 @@ package struct JSONParser {
     }
 
     private func describe(_ byte: UInt8) -> String {
-        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
+        (0x21..<0x7F).contains(byte)
+            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
     /// The error at `position` (default: the current offset), with 1-based line and column
@@ -238,7 +259,12 @@ package struct JSONParser {
         let end = min(position ?? offset, bytes.count)
         var line = 1, column = 1
         for byte in bytes[..<end] {
-            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return .malformedJSON(detail: "\(message) (line \(line), column \(column))")
     }

@@ -17,14 +17,18 @@ package enum JSONWriter {
         case .number(let text): out.append(contentsOf: text.utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):
-            writeContainer(open: "[", close: "]", count: elements.count,
-                           inline: elements.allSatisfy(\.isScalar), indent: indent, into: &out) { i, out in
+            writeContainer(
+                open: "[", close: "]", count: elements.count,
+                inline: elements.allSatisfy(\.isScalar), indent: indent, into: &out
+            ) { i, out in
                 write(elements[i], indent: indent + 1, into: &out)
             }
         case .object(let members):
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            writeContainer(open: "{", close: "}", count: sorted.count,
-                           inline: false, indent: indent, into: &out) { i, out in
+            writeContainer(
+                open: "{", close: "}", count: sorted.count,
+                inline: false, indent: indent, into: &out
+            ) { i, out in
                 writeString(sorted[i].key, into: &out)
                 out.append(contentsOf: ": ".utf8)
                 write(sorted[i].value, indent: indent + 1, into: &out)
@@ -32,9 +36,11 @@ package enum JSONWriter {
         }
     }
 
-    private static func writeContainer(open: Character, close: Character, count: Int, inline: Bool,
-                                       indent: Int, into out: inout [UInt8],
-                                       element: (Int, inout [UInt8]) -> Void) {
+    private static func writeContainer(
+        open: Character, close: Character, count: Int, inline: Bool,
+        indent: Int, into out: inout [UInt8],
+        element: (Int, inout [UInt8]) -> Void
+    ) {
         out.append(contentsOf: String(open).utf8)
         if count == 0 {
             out.append(contentsOf: String(close).utf8)

@@ -26,8 +26,9 @@ public struct AugmentedSmoother: Sendable {
     /// - Throws: `emptyHistory` when `steps` is empty.
     public func smooth(_ steps: [AugmentedStep]) throws(TrackingError) -> [TrackEstimate] {
         guard let last = steps.last else { throw .emptyHistory }
-        var result = Array(repeating: Self.estimate(of: last, state: last.state, covariance: last.covariance),
-                           count: steps.count)
+        var result = Array(
+            repeating: Self.estimate(of: last, state: last.state, covariance: last.covariance),
+            count: steps.count)
         var xs = last.state
         var ps = last.covariance
         var k = steps.count - 2
@@ -45,8 +46,10 @@ public struct AugmentedSmoother: Sendable {
 
     /// Replaces (xs, ps), the smoothed estimate of `next`, by that of `step`; false (leaving
     /// them unusable) when the link cannot be made.
-    private func link(_ step: AugmentedStep, _ next: AugmentedStep, _ xs: inout [Double],
-                      _ ps: inout SquareMatrix) -> Bool {
+    private func link(
+        _ step: AugmentedStep, _ next: AugmentedStep, _ xs: inout [Double],
+        _ ps: inout SquareMatrix
+    ) -> Bool {
         let n = step.state.count
         guard next.state.count == n, next.biasCorrelation.count == step.biasCorrelation.count else { return false }
         var factor = next.predictedCovariance
@@ -101,9 +104,10 @@ public struct AugmentedSmoother: Sendable {
     }
 
     private static func estimate(of step: AugmentedStep, state: [Double], covariance: SquareMatrix) -> TrackEstimate {
-        TrackEstimate(time: step.time, position: Point2D(x: state[0], y: state[1]),
-                      velocity: Point2D(x: state[2], y: state[3]),
-                      covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
-                      covarianceYY: covariance[1, 1], level: step.level)
+        TrackEstimate(
+            time: step.time, position: Point2D(x: state[0], y: state[1]),
+            velocity: Point2D(x: state[2], y: state[3]),
+            covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
+            covarianceYY: covariance[1, 1], level: step.level)
     }
 }

@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// One recorded step of an ``AugmentedTracker``: the prior after predicting to `time`, the
 /// posterior after the epoch's update, and the transition that led there. The
 /// ``AugmentedSmoother`` runs backwards over these.

@@ -33,7 +33,9 @@ extension AugmentedTracker {
     ///   `timestampBeforeState`, `covarianceNotPositiveDefinite`. On a throw the tracker is
     ///   unchanged.
     @discardableResult
-    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    public mutating func update(
+        _ samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError) -> UpdateOutcome {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         for s in samples {
@@ -50,7 +52,9 @@ extension AugmentedTracker {
         try update(samples[...], at: time)
     }
 
-    private mutating func fuse(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    private mutating func fuse(
+        _ samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError) -> UpdateOutcome {
         let dt = time - self.time
         let share = shadowing.correlatedShare
         let lambda = monitor.noiseScale
@@ -63,8 +67,10 @@ extension AugmentedTracker {
         for s in samples {
             var slot = -1
             if let key = s.beaconKey, scratch.slots.count > 0,
-               let j = scratch.slots.slot(for: key, at: s.time, variance: share * s.model.sigma * s.model.sigma,
-                                          notSince: self.time, renew: &scratch.renew) {
+                let j = scratch.slots.slot(
+                    for: key, at: s.time, variance: share * s.model.sigma * s.model.sigma,
+                    notSince: self.time, renew: &scratch.renew)
+            {
                 slot = Self.biasIndex + j
             }
             scratch.sampleSlot.append(slot)
@@ -80,17 +86,19 @@ extension AugmentedTracker {
         var modes = transition.predictedProbabilities(over: dt)
         scratch.xPrior.assign(state)
         scratch.pPrior.assign(covariance)
-        var startsSegment = transition.propagate(&scratch.xPrior, &scratch.pPrior, dt: dt, renew: scratch.renew,
-                                                 slots: scratch.slots, noiseScale: lambda)
+        var startsSegment = transition.propagate(
+            &scratch.xPrior, &scratch.pPrior, dt: dt, renew: scratch.renew,
+            slots: scratch.slots, noiseScale: lambda)
         let step = transition.step(dt)
         scratch.coefficients = (step.positionVelocity, step.velocity)
         limits.constrain(&scratch.xPrior)
 
         // Gate every sample against the prior.
         var monitor = self.monitor
-        let measurement = SampleModel(time: time, receiverZ: floorElevation + configuration.receiverHeight,
-                                      density: configuration.accelerationDensity, share: share,
-                                      estimatesOffset: offsetModel.isEstimated)
+        let measurement = SampleModel(
+            time: time, receiverZ: floorElevation + configuration.receiverHeight,
+            density: configuration.accelerationDensity, share: share,
+            estimatesOffset: offsetModel.isEstimated)
         scratch.accepted.removeAll(keepingCapacity: true)
         scratch.rows.removeAll(keepingCapacity: true)
         var nisSum = 0.0, used = 0, rejected = 0
@@ -99,8 +107,9 @@ extension AugmentedTracker {
         // fused samples is taken at the prior.
         var logEvidence = 0.0
         for (k, s) in samples.enumerated() {
-            let row = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k],
-                                      correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+            let row = measurement.row(
+                s, scratch.xPrior, slot: scratch.sampleSlot[k],
+                correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
             scratch.rows.append(row)
             let innovationVariance = row.quadratic(scratch.pPrior) + row.r
             let nu = s.rssi - row.h
@@ -108,8 +117,9 @@ extension AugmentedTracker {
             let passes = nis <= rssiGate
             scratch.accepted.append(passes)
             if passes {
-                monitor.learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - row.scaledR,
-                                        sigma2: row.scaledR / lambda, maximum: configuration.maximumNoiseScale)
+                monitor.learnNoiseScale(
+                    innovation: nu, predictedVariance: innovationVariance - row.scaledR,
+                    sigma2: row.scaledR / lambda, maximum: configuration.maximumNoiseScale)
                 nisSum += nis
                 used += 1
                 logEvidence -= 0.5 * Foundation.log(2 * Double.pi * row.r)
@@ -125,8 +135,9 @@ extension AugmentedTracker {
             monitor.rejections += rejected
             if monitor.rejections < configuration.rssiRejectionsBeforeReset && !inconsistent {
                 // Nothing to fuse: the state is only predicted.
-                commit(prior: true, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
-                       logEvidence: logEvidence, modes: modes)
+                commit(
+                    prior: true, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
+                    logEvidence: logEvidence, modes: modes)
                 return .gated(mahalanobisSquared: 0, consecutive: monitor.rejections)
             }
             // Lost: widen the position uncertainty, forget the velocity, then fuse every sample.
@@ -140,8 +151,9 @@ extension AugmentedTracker {
             // Every sample is fused from the new prior: rows and Σ log 2πRᵢ anew.
             logEvidence = 0
             for (k, s) in samples.enumerated() {
-                scratch.rows[k] = measurement.row(s, scratch.xPrior, slot: scratch.sampleSlot[k],
-                                                  correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+                scratch.rows[k] = measurement.row(
+                    s, scratch.xPrior, slot: scratch.sampleSlot[k],
+                    correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
                 logEvidence -= 0.5 * Foundation.log(2 * Double.pi * scratch.rows[k].r)
             }
             monitor.restart()
@@ -171,9 +183,12 @@ extension AugmentedTracker {
             }
             for (k, s) in samples.enumerated() where scratch.accepted[k] {
                 // The first iteration linearises at the prior, where the rows are known already.
-                let row = iteration == 0 ? scratch.rows[k]
-                    : measurement.row(s, scratch.xPost, slot: scratch.sampleSlot[k],
-                                      correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
+                let row =
+                    iteration == 0
+                    ? scratch.rows[k]
+                    : measurement.row(
+                        s, scratch.xPost, slot: scratch.sampleSlot[k],
+                        correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
                 let residual = s.rssi - row.h
                 row.accumulate(into: &scratch.info, &scratch.rhs, residual: residual)
                 cost += residual * residual / row.r
@@ -190,19 +205,23 @@ extension AugmentedTracker {
         //   linearisation point (the final step is below 1 mm, or the iterations ran out).
         logEvidence -= 0.5 * (cost + logDetPrior + scratch.info.logDeterminantOfFactored)
         if let evidence, let m = transition.modes, outcome != .reset {
-            modes = modes.weighted(by: evidence.likelihoods(
-                models: m.models, dt: dt, prior: scratch.xPrior, priorCovariance: scratch.pPrior,
-                posterior: scratch.xPost, posteriorCovariance: scratch.pPost))
+            modes = modes.weighted(
+                by: evidence.likelihoods(
+                    models: m.models, dt: dt, prior: scratch.xPrior, priorCovariance: scratch.pPrior,
+                    posterior: scratch.xPost, posteriorCovariance: scratch.pPost))
         }
-        commit(prior: false, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
-               logEvidence: logEvidence, modes: modes)
+        commit(
+            prior: false, time: time, interval: dt, startsSegment: startsSegment, monitor: monitor,
+            logEvidence: logEvidence, modes: modes)
         return outcome
     }
 
     /// Takes the epoch's result (the prior alone when `prior`), the slots, the monitor and the
     /// mode probabilities, and records the step.
-    private mutating func commit(prior: Bool, time: Double, interval: Double, startsSegment: Bool,
-                                 monitor: InnovationMonitor, logEvidence: Double, modes: ModeProbabilities) {
+    private mutating func commit(
+        prior: Bool, time: Double, interval: Double, startsSegment: Bool,
+        monitor: InnovationMonitor, logEvidence: Double, modes: ModeProbabilities
+    ) {
         lastLogEvidence = logEvidence.isFinite ? logEvidence : -Double.greatestFiniteMagnitude
         modeProbabilities = modes
         stepCoefficients = scratch.coefficients
@@ -218,8 +237,9 @@ extension AugmentedTracker {
         self.monitor = monitor
         self.time = time
         if configuration.recordsHistory {
-            recordStep(interval: interval, renew: scratch.renew, predictedState: scratch.xPrior,
-                       predictedCovariance: scratch.pPrior, startsSegment: startsSegment)
+            recordStep(
+                interval: interval, renew: scratch.renew, predictedState: scratch.xPrior,
+                predictedCovariance: scratch.pPrior, startsSegment: startsSegment)
         }
     }
 }
@@ -263,8 +283,9 @@ struct SampleModel {
             scaled = sigma2 * (1 - share * rho * rho)
         }
         let motion = (gx * gx + gy * gy) * density * tau * tau * tau / 3
-        return SampleRow(h: h, gx: gx, gy: gy, tau: tau, offset: estimatesOffset ? 1 : 0, slot: slot,
-                         bias: rho, r: noiseScale * scaled + motion, scaledR: noiseScale * scaled)
+        return SampleRow(
+            h: h, gx: gx, gy: gy, tau: tau, offset: estimatesOffset ? 1 : 0, slot: slot,
+            bias: rho, r: noiseScale * scaled + motion, scaledR: noiseScale * scaled)
     }
 }
 

@@ -1,7 +1,7 @@
 import BeaconModel
 import Foundation
-import Ranging
 import LinearAlgebra
+import Ranging
 
 /// The Kalman tracker the engine runs: the walker's position and velocity together with the
 /// phone's RSSI offset and a shadowing bias per beacon heard, so that the two errors every real
@@ -100,10 +100,12 @@ public struct AugmentedTracker: Sendable {
     ///   - floorElevation: elevation of the fix's floor, metres.
     ///   - offsetEstimate: an offset estimate to start from instead of the model's prior (dB and
     ///     dB²), for example that of an earlier track of the same device.
-    public init(first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
-                offset: DeviceOffsetModel = DeviceOffsetModel(), shadowing: ShadowingModel = ShadowingModel(),
-                floorElevation: Double = 0,
-                offsetEstimate: (value: Double, variance: Double)? = nil) throws(TrackingError) {
+    public init(
+        first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
+        offset: DeviceOffsetModel = DeviceOffsetModel(), shadowing: ShadowingModel = ShadowingModel(),
+        floorElevation: Double = 0,
+        offsetEstimate: (value: Double, variance: Double)? = nil
+    ) throws(TrackingError) {
         try configuration.validate()
         try offset.validate()
         try shadowing.validate()
@@ -116,7 +118,8 @@ public struct AugmentedTracker: Sendable {
         rssiGate = configuration.rssiGate
         outline = configuration.outline
         self.floorElevation = floorElevation
-        modeProbabilities = configuration.motionModes?.initial ?? ModeProbabilities(standing: 1, strolling: 1, walking: 1)
+        modeProbabilities =
+            configuration.motionModes?.initial ?? ModeProbabilities(standing: 1, strolling: 1, walking: 1)
         time = first.time
         level = first.level
         let slotCount = shadowing.correlatedShare > 0 ? shadowing.maximumStates : 0
@@ -128,7 +131,8 @@ public struct AugmentedTracker: Sendable {
         state[Self.offsetIndex] = offset.initial
         covariance[Self.offsetIndex, Self.offsetIndex] = offset.priorSigma.map { $0 * $0 } ?? Self.freeSlotVariance
         if offset.isEstimated, let offsetEstimate, offsetEstimate.value.isFinite,
-           offsetEstimate.variance.isFinite, offsetEstimate.variance > 0 {
+            offsetEstimate.variance.isFinite, offsetEstimate.variance > 0
+        {
             state[Self.offsetIndex] = offsetEstimate.value
             covariance[Self.offsetIndex, Self.offsetIndex] = offsetEstimate.variance
         }
@@ -140,10 +144,11 @@ public struct AugmentedTracker: Sendable {
 
     /// The current estimate (time, position, velocity, horizontal covariance, level).
     public var estimate: TrackEstimate {
-        TrackEstimate(time: time, position: Point2D(x: state[0], y: state[1]),
-                      velocity: Point2D(x: state[2], y: state[3]),
-                      covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
-                      covarianceYY: covariance[1, 1], level: level)
+        TrackEstimate(
+            time: time, position: Point2D(x: state[0], y: state[1]),
+            velocity: Point2D(x: state[2], y: state[3]),
+            covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
+            covarianceYY: covariance[1, 1], level: level)
     }
 
     /// The estimated device offset Δ, dB (the fixed value when it is not estimated).
@@ -167,23 +172,26 @@ public struct AugmentedTracker: Sendable {
         for j in scratch.renew.indices { scratch.renew[j] = false }
         let dt = time - self.time
         let transition = self.transition
-        let coast = transition.propagate(&state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
-                                         noiseScale: monitor.noiseScale)
+        let coast = transition.propagate(
+            &state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
+            noiseScale: monitor.noiseScale)
         modeProbabilities = transition.predictedProbabilities(over: dt)
         let step = transition.step(dt)
         stepCoefficients = (step.positionVelocity, step.velocity)
         self.time = time
         limits.constrain(&state)
         if configuration.recordsHistory {
-            recordStep(interval: dt, renew: scratch.renew, predictedState: state, predictedCovariance: covariance,
-                       startsSegment: coast)
+            recordStep(
+                interval: dt, renew: scratch.renew, predictedState: state, predictedCovariance: covariance,
+                startsSegment: coast)
         }
     }
 
     /// The prediction step with this tracker's models.
     var transition: AugmentedTransition {
-        let motion = MotionModel(density: configuration.accelerationDensity,
-                                 correlationTime: configuration.velocityCorrelationTime)
+        let motion = MotionModel(
+            density: configuration.accelerationDensity,
+            correlationTime: configuration.velocityCorrelationTime)
         return AugmentedTransition(
             motion: motion,
             modes: configuration.motionModes.map { m in
@@ -213,10 +221,12 @@ public struct AugmentedTracker: Sendable {
     public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
         try m.validate()
         try predict(to: m.time)
-        let d2 = try m.mahalanobisSquared(fromX: state[0], y: state[1], xx: covariance[0, 0],
-                                          xy: covariance[0, 1], yy: covariance[1, 1])
-        let outcome = UpdateOutcome.verdict(mahalanobisSquared: d2, gate: fixGate, rejections: &fixRejections,
-                                            limit: configuration.fixRejectionsBeforeReset)
+        let d2 = try m.mahalanobisSquared(
+            fromX: state[0], y: state[1], xx: covariance[0, 0],
+            xy: covariance[0, 1], yy: covariance[1, 1])
+        let outcome = UpdateOutcome.verdict(
+            mahalanobisSquared: d2, gate: fixGate, rejections: &fixRejections,
+            limit: configuration.fixRejectionsBeforeReset)
         if outcome == .reset { start(at: m) }
         return outcome
     }
@@ -226,8 +236,10 @@ public struct AugmentedTracker: Sendable {
     /// Moves the track to another floor at `time` (seconds): position kept, velocity zeroed,
     /// position variance raised to at least ``TrackerConfiguration/resetPositionVariance``, bias
     /// slots freed (the new floor's beacons are others), device offset kept.
-    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?,
-                                     at time: Double) throws(TrackingError) {
+    public mutating func changeLevel(
+        to level: Int, elevation: Double, outline: Polygon?,
+        at time: Double
+    ) throws(TrackingError) {
         guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
         try predict(to: time)
         self.level = level
@@ -282,15 +294,18 @@ public struct AugmentedTracker: Sendable {
     // MARK: - Constraints and history
 
     /// Appends a step (prior at the current time; the posterior is the current state).
-    mutating func recordStep(interval: Double, renew: [Bool], predictedState: [Double],
-                             predictedCovariance: SquareMatrix, startsSegment: Bool) {
+    mutating func recordStep(
+        interval: Double, renew: [Bool], predictedState: [Double],
+        predictedCovariance: SquareMatrix, startsSegment: Bool
+    ) {
         let (fpv, fvv) = stepCoefficients
         let rho = shadowing.correlation(over: interval)
-        history.append(AugmentedStep(
-            time: time, positionVelocity: fpv, velocity: fvv,
-            biasCorrelation: renew.map { $0 ? 0 : rho },
-            predictedState: predictedState, predictedCovariance: predictedCovariance,
-            state: state, covariance: covariance, startsSegment: startsSegment || history.isEmpty, level: level))
+        history.append(
+            AugmentedStep(
+                time: time, positionVelocity: fpv, velocity: fvv,
+                biasCorrelation: renew.map { $0 ? 0 : rho },
+                predictedState: predictedState, predictedCovariance: predictedCovariance,
+                state: state, covariance: covariance, startsSegment: startsSegment || history.isEmpty, level: level))
     }
 
     /// Marks the current state as the start of a segment in the history.
@@ -304,11 +319,12 @@ public struct AugmentedTracker: Sendable {
             history[last].covariance = covariance
             history[last].level = level
         } else {
-            history.append(AugmentedStep(
-                time: time, positionVelocity: 0, velocity: 1,
-                biasCorrelation: Array(repeating: 1, count: slots.count),
-                predictedState: state, predictedCovariance: covariance,
-                state: state, covariance: covariance, startsSegment: true, level: level))
+            history.append(
+                AugmentedStep(
+                    time: time, positionVelocity: 0, velocity: 1,
+                    biasCorrelation: Array(repeating: 1, count: slots.count),
+                    predictedState: state, predictedCovariance: covariance,
+                    state: state, covariance: covariance, startsSegment: true, level: level))
         }
     }
 }

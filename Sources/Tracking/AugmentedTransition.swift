@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// The prediction step of the ``AugmentedTracker``: s = F s, P = F P Fᵀ + Q with F and Q
 /// block-diagonal (motion per axis, the offset's random walk, one Gauss–Markov factor per bias
 /// slot).
@@ -21,8 +22,10 @@ struct AugmentedTransition: Sendable {
     /// Predicts `x` and `p` over `dt` seconds; the bias slots marked in `renew` start afresh
     /// (factor 0, variance their stationary λsσ²). Returns whether the coast limit was reached
     /// (velocity zeroed, kinematic covariance reset).
-    func propagate(_ x: inout [Double], _ p: inout SquareMatrix, dt: Double, renew: [Bool],
-                   slots: BiasSlots, noiseScale: Double) -> Bool {
+    func propagate(
+        _ x: inout [Double], _ p: inout SquareMatrix, dt: Double, renew: [Bool],
+        slots: BiasSlots, noiseScale: Double
+    ) -> Bool {
         let k = step(dt)
         let (fpv, fvv) = (k.positionVelocity, k.velocity)
         let (qpp, qpv, qvv) = k.noise
@@ -92,8 +95,10 @@ extension AugmentedTransition {
 
     /// P += [[var a, cov ab], [cov ab, var b]] ⊗ M with M the velocity's second moment (see
     /// ``KinematicStep``).
-    private func addSpread(_ s: (Double, Double, Double), _ mxx: Double, _ mxy: Double, _ myy: Double,
-                           _ p: inout SquareMatrix) {
+    private func addSpread(
+        _ s: (Double, Double, Double), _ mxx: Double, _ mxy: Double, _ myy: Double,
+        _ p: inout SquareMatrix
+    ) {
         for i in 0..<2 {
             for j in 0..<2 {
                 let v = i == j ? (i == 0 ? mxx : myy) : mxy

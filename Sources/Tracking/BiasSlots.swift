@@ -36,8 +36,10 @@ struct BiasSlots: Sendable, Hashable {
     /// The slot of beacon `beaconKey` heard at `time`, taking a free slot or the one heard
     /// least recently before `notSince` when the beacon has none; `renew[j]` is set for a slot
     /// that changes hands. Returns nil when every slot was heard at or after `notSince`.
-    mutating func slot(for beaconKey: Int, at time: Double, variance v: Double, notSince: Double,
-                       renew: inout [Bool]) -> Int? {
+    mutating func slot(
+        for beaconKey: Int, at time: Double, variance v: Double, notSince: Double,
+        renew: inout [Bool]
+    ) -> Int? {
         if let j = key.firstIndex(of: beaconKey) {
             heard[j] = max(heard[j], time)
             return j

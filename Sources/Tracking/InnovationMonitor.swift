@@ -35,8 +35,10 @@ struct InnovationMonitor: Sendable, Hashable {
     /// Moves λ towards one accepted sample's estimate (ν² − H P Hᵀ)/σ², kept in [1, maximum]:
     /// `predictedVariance` is the part of S that λ does not scale, `sigma2` the part it does
     /// divided by λ.
-    mutating func learnNoiseScale(innovation nu: Double, predictedVariance hph: Double, sigma2: Double,
-                                  maximum: Double) {
+    mutating func learnNoiseScale(
+        innovation nu: Double, predictedVariance hph: Double, sigma2: Double,
+        maximum: Double
+    ) {
         guard maximum > 1, sigma2 > 0 else { return }
         let estimate = (nu * nu - hph) / sigma2
         let updated = noiseScale + (estimate - noiseScale) * Self.noiseScaleWeight

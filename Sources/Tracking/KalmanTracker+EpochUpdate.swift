@@ -36,7 +36,9 @@ extension KalmanTracker {
     /// Fuses an epoch's samples given as a slice (for example one epoch of a sorted array);
     /// see ``update(_:at:)-([RSSIMeasurement],_)``.
     @discardableResult
-    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    public mutating func update(
+        _ samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError) -> UpdateOutcome {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
         for s in samples {
             try s.validate()
@@ -49,7 +51,9 @@ extension KalmanTracker {
         return outcome
     }
 
-    private mutating func fuseEpoch(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    private mutating func fuseEpoch(
+        _ samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError) -> UpdateOutcome {
         try predict(to: time)
         guard !samples.isEmpty else { return .accepted(mahalanobisSquared: 0) }
         let q = configuration.accelerationDensity
@@ -76,8 +80,9 @@ extension KalmanTracker {
             let nis = nu * nu / sVar
             accepted.append(nis <= gate)
             if nis <= gate {
-                monitor.learnNoiseScale(innovation: nu, predictedVariance: sVar - s.model.sigma * s.model.sigma * scale,
-                                        sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
+                monitor.learnNoiseScale(
+                    innovation: nu, predictedVariance: sVar - s.model.sigma * s.model.sigma * scale,
+                    sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
             }
             monitor.record(nis: nis)
             if nis <= gate {
@@ -129,8 +134,10 @@ extension KalmanTracker {
 
     /// hᵢ, Hᵢ and Rᵢ of one sample for the epoch update (see ``update(_:at:)-([RSSIMeasurement],_)``).
     @inline(__always)
-    static func epochModel(_ s: RSSIMeasurement, _ x: Vector4, time: Double, receiverZ: Double,
-                           density q: Double, noiseScale: Double = 1) -> (h: Double, jacobian: Vector4, r: Double) {
+    static func epochModel(
+        _ s: RSSIMeasurement, _ x: Vector4, time: Double, receiverZ: Double,
+        density q: Double, noiseScale: Double = 1
+    ) -> (h: Double, jacobian: Vector4, r: Double) {
         let tau = time - s.time
         let dx = x[0] - tau * x[2] - s.beaconPosition.x
         let dy = x[1] - tau * x[3] - s.beaconPosition.y

@@ -1,7 +1,7 @@
 import BeaconModel
 import Foundation
-import Ranging
 import LinearAlgebra
+import Ranging
 
 /// A Kalman filter for a walking person in the horizontal plane.
 ///
@@ -69,8 +69,10 @@ public struct KalmanTracker: Sendable {
     ///   - first: the first fix (seconds, metres, m²); its level, if any, becomes the track's.
     ///   - configuration: the tuning (validated).
     ///   - floorElevation: elevation of the fix's floor, metres (default 0).
-    public init(first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
-                floorElevation: Double = 0) throws(TrackingError) {
+    public init(
+        first: PositionMeasurement, configuration: TrackerConfiguration = TrackerConfiguration(),
+        floorElevation: Double = 0
+    ) throws(TrackingError) {
         try configuration.validate()
         try first.validate()
         guard floorElevation.isFinite else { throw .nonFiniteInput(field: "floorElevation") }
@@ -113,8 +115,9 @@ public struct KalmanTracker: Sendable {
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         let dt = time - self.time
         guard dt > 0 else { return }
-        let motion = MotionModel(density: configuration.accelerationDensity,
-                                 correlationTime: configuration.velocityCorrelationTime)
+        let motion = MotionModel(
+            density: configuration.accelerationDensity,
+            correlationTime: configuration.velocityCorrelationTime)
         // x⁻ = F x
         let f = motion.transition(dt)
         var x = f * state
@@ -142,15 +145,19 @@ public struct KalmanTracker: Sendable {
         covariance = p
         if let outline { constrain(to: outline) }
         if configuration.recordsHistory {
-            history.append(TrackStep(time: time, interval: dt, transition: f, predictedState: state, predictedCovariance: covariance,
-                                     state: state, covariance: covariance, startsSegment: coastLimit, level: level))
+            history.append(
+                TrackStep(
+                    time: time, interval: dt, transition: f, predictedState: state, predictedCovariance: covariance,
+                    state: state, covariance: covariance, startsSegment: coastLimit, level: level))
         }
     }
 
     /// The transition matrix F(dt) of this tracker's motion model.
     func transition(_ dt: Double) -> Matrix4 {
-        MotionModel(density: configuration.accelerationDensity,
-                    correlationTime: configuration.velocityCorrelationTime).transition(dt)
+        MotionModel(
+            density: configuration.accelerationDensity,
+            correlationTime: configuration.velocityCorrelationTime
+        ).transition(dt)
     }
 
     // MARK: - Position update
@@ -221,10 +228,12 @@ public struct KalmanTracker: Sendable {
     public mutating func verify(against m: PositionMeasurement) throws(TrackingError) -> UpdateOutcome {
         try m.validate()
         try predict(to: m.time)
-        let d2 = try m.mahalanobisSquared(fromX: state[0], y: state[1], xx: covariance[0, 0],
-                                          xy: covariance[0, 1], yy: covariance[1, 1])
-        let outcome = UpdateOutcome.verdict(mahalanobisSquared: d2, gate: fixGate, rejections: &fixRejections,
-                                            limit: configuration.fixRejectionsBeforeReset)
+        let d2 = try m.mahalanobisSquared(
+            fromX: state[0], y: state[1], xx: covariance[0, 0],
+            xy: covariance[0, 1], yy: covariance[1, 1])
+        let outcome = UpdateOutcome.verdict(
+            mahalanobisSquared: d2, gate: fixGate, rejections: &fixRejections,
+            limit: configuration.fixRejectionsBeforeReset)
         if outcome == .reset { start(at: m) }
         return outcome
     }
@@ -258,8 +267,9 @@ public struct KalmanTracker: Sendable {
         var innovationVariance = (jacobian * ph).sum() + r
         var nu = s.rssi - h
         if nu * nu <= rssiGate * innovationVariance {
-            monitor.learnNoiseScale(innovation: nu, predictedVariance: innovationVariance - r,
-                                    sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
+            monitor.learnNoiseScale(
+                innovation: nu, predictedVariance: innovationVariance - r,
+                sigma2: s.model.sigma * s.model.sigma, maximum: configuration.maximumNoiseScale)
         }
         let d2 = nu * nu / innovationVariance
         monitor.record(nis: d2)
@@ -307,8 +317,9 @@ public struct KalmanTracker: Sendable {
     /// diagonal or horizontal determinant (numerical collapse after an extreme measurement).
     mutating func commit(_ x: Vector4, _ p: Matrix4, level newLevel: Int? = nil) throws(TrackingError) {
         guard x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, p.isFinite,
-              p[0, 0] > 0, p[1, 1] > 0, p[2, 2] > 0, p[3, 3] > 0,
-              p[0, 0] * p[1, 1] - p[0, 1] * p[1, 0] > 0 else {
+            p[0, 0] > 0, p[1, 1] > 0, p[2, 2] > 0, p[3, 3] > 0,
+            p[0, 0] * p[1, 1] - p[0, 1] * p[1, 0] > 0
+        else {
             throw .covarianceNotPositiveDefinite
         }
         state = x
@@ -353,8 +364,10 @@ public struct KalmanTracker: Sendable {
     ///   - elevation: the new floor's elevation, metres.
     ///   - outline: the new floor's outline to keep the estimate inside (nil: none).
     ///   - time: when the change was decided, seconds.
-    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?,
-                                     at time: Double) throws(TrackingError) {
+    public mutating func changeLevel(
+        to level: Int, elevation: Double, outline: Polygon?,
+        at time: Double
+    ) throws(TrackingError) {
         guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
         try predict(to: time)
         let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
@@ -387,9 +400,10 @@ public struct KalmanTracker: Sendable {
         time = m.time
         if m.level != nil { level = m.level }
         state = Vector4(m.x, m.y, 0, 0)
-        covariance = Matrix4(Vector4(m.covarianceXX, m.covarianceXY, 0, 0),
-                             Vector4(m.covarianceXY, m.covarianceYY, 0, 0),
-                             Vector4(0, 0, v0, 0), Vector4(0, 0, 0, v0))
+        covariance = Matrix4(
+            Vector4(m.covarianceXX, m.covarianceXY, 0, 0),
+            Vector4(m.covarianceXY, m.covarianceYY, 0, 0),
+            Vector4(0, 0, v0, 0), Vector4(0, 0, 0, v0))
         fixRejections = 0
         monitor.restart()
         if let outline { constrain(to: outline) }
@@ -417,9 +431,11 @@ public struct KalmanTracker: Sendable {
 
     /// Records the current state as a step of its own that starts a segment.
     private mutating func appendSegmentStart() {
-        history.append(TrackStep(time: time, interval: 0, transition: .identity, predictedState: state,
-                                 predictedCovariance: covariance, state: state, covariance: covariance,
-                                 startsSegment: true, level: level))
+        history.append(
+            TrackStep(
+                time: time, interval: 0, transition: .identity, predictedState: state,
+                predictedCovariance: covariance, state: state, covariance: covariance,
+                startsSegment: true, level: level))
     }
 
     /// Marks the current step as the start of a segment (the smoother does not cross it).
@@ -441,8 +457,9 @@ public struct KalmanTracker: Sendable {
     /// point plus ``TrackerConfiguration/outlineMargin`` inwards, and the velocity loses its
     /// outward component. The covariance is left as it is (the projection only removes error).
     private mutating func constrain(to outline: Polygon) {
-        let (position, velocity) = limits.keep(position: Point2D(x: state[0], y: state[1]),
-                                               velocity: Point2D(x: state[2], y: state[3]))
+        let (position, velocity) = limits.keep(
+            position: Point2D(x: state[0], y: state[1]),
+            velocity: Point2D(x: state[2], y: state[3]))
         state = Vector4(position.x, position.y, velocity.x, velocity.y)
     }
 

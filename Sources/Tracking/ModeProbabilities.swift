@@ -58,9 +58,10 @@ public struct ModeProbabilities: Sendable, Hashable, Codable {
         let s1 = Foundation.exp(-dt / dwellTimes.1)
         let s2 = Foundation.exp(-dt / dwellTimes.2)
         let l0 = standing * (1 - s0) / 2, l1 = strolling * (1 - s1) / 2, l2 = walking * (1 - s2) / 2
-        return ModeProbabilities(standing: standing * s0 + l1 + l2,
-                                 strolling: strolling * s1 + l0 + l2,
-                                 walking: walking * s2 + l0 + l1)
+        return ModeProbabilities(
+            standing: standing * s0 + l1 + l2,
+            strolling: strolling * s1 + l0 + l2,
+            walking: walking * s2 + l0 + l1)
     }
 
     /// Bayes' rule: the probabilities times each mode's likelihood (any common scale),

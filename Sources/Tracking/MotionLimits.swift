@@ -35,8 +35,9 @@ struct MotionLimits: Sendable {
 
     /// Applies the speed limit, then the outline, to a state vector that starts (x, y, vx, vy).
     func constrain(_ x: inout [Double]) {
-        let (position, velocity) = keep(position: Point2D(x: x[0], y: x[1]),
-                                        velocity: limitSpeed(Point2D(x: x[2], y: x[3])))
+        let (position, velocity) = keep(
+            position: Point2D(x: x[0], y: x[1]),
+            velocity: limitSpeed(Point2D(x: x[2], y: x[3])))
         x[0] = position.x
         x[1] = position.y
         x[2] = velocity.x

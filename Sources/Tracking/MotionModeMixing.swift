@@ -38,9 +38,11 @@ struct KinematicStep: Sendable {
         positionVelocity = a
         velocity = b
         noise = (moment { $0.noise.0 }, moment { $0.noise.1 }, moment { $0.noise.2 })
-        spread = (max(0, moment { $0.positionVelocity * $0.positionVelocity } - a * a),
-                  moment { $0.positionVelocity * $0.velocity } - a * b,
-                  max(0, moment { $0.velocity * $0.velocity } - b * b))
+        spread = (
+            max(0, moment { $0.positionVelocity * $0.positionVelocity } - a * a),
+            moment { $0.positionVelocity * $0.velocity } - a * b,
+            max(0, moment { $0.velocity * $0.velocity } - b * b)
+        )
     }
 }
 
@@ -63,17 +65,22 @@ struct ModeEvidence: Sendable {
 
     /// Reads the kinematic part of `state` and `covariance`.
     init(state: [Double], covariance c: SquareMatrix) {
-        x = state[0]; y = state[1]; vx = state[2]; vy = state[3]
+        x = state[0]
+        y = state[1]
+        vx = state[2]
+        vy = state[3]
         p = (c[0, 0], c[0, 1], c[0, 2], c[0, 3], c[1, 1], c[1, 2], c[1, 3], c[2, 2], c[2, 3], c[3, 3])
     }
 
     /// The three modes' likelihoods of the update from prior (x̄⁻, P̄⁻) to posterior (x⁺, P⁺).
-    func likelihoods(models: (MotionModel, MotionModel, MotionModel), dt: Double,
-                     prior: [Double], priorCovariance: SquareMatrix,
-                     posterior: [Double], posteriorCovariance: SquareMatrix) -> (Double, Double, Double) {
+    func likelihoods(
+        models: (MotionModel, MotionModel, MotionModel), dt: Double,
+        prior: [Double], priorCovariance: SquareMatrix,
+        posterior: [Double], posteriorCovariance: SquareMatrix
+    ) -> (Double, Double, Double) {
         let flat = (1.0, 1.0, 1.0)
         guard let priorInfo = Self.inverse(priorCovariance[0, 0], priorCovariance[0, 1], priorCovariance[1, 1]),
-              let postInfo = Self.inverse(posteriorCovariance[0, 0], posteriorCovariance[0, 1], posteriorCovariance[1, 1])
+            let postInfo = Self.inverse(posteriorCovariance[0, 0], posteriorCovariance[0, 1], posteriorCovariance[1, 1])
         else { return flat }
         let i = (postInfo.0 - priorInfo.0, postInfo.1 - priorInfo.1, postInfo.2 - priorInfo.2)
         guard let r = Self.inverse(i.0, i.1, i.2) else { return flat }

@@ -51,8 +51,10 @@ struct MotionModel: Sendable, Hashable {
             return (q * dt2 * dt / 3, q * dt2 / 2, q * dt)
         }
         let e1 = Foundation.exp(-bdt), e2 = e1 * e1
-        return (q * (2 * bdt - 3 + 4 * e1 - e2) / (2 * b * b * b),
-                q * (1 - 2 * e1 + e2) / (2 * b * b),
-                q * (1 - e2) / (2 * b))
+        return (
+            q * (2 * bdt - 3 + 4 * e1 - e2) / (2 * b * b * b),
+            q * (1 - 2 * e1 + e2) / (2 * b * b),
+            q * (1 - e2) / (2 * b)
+        )
     }
 }

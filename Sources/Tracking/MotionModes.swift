@@ -26,10 +26,12 @@ public struct MotionModes: Sendable, Hashable {
     public var initial: ModeProbabilities
 
     /// Modes with the documented defaults.
-    public init(standingDensity: Double = 0.06, standingCorrelationTime: Double = 0.2,
-                strollingDensity: Double = 0.1, strollingCorrelationTime: Double = 2,
-                dwellTimes: (standing: Double, strolling: Double, walking: Double) = (30, 15, 20),
-                initial: ModeProbabilities = ModeProbabilities(standing: 1, strolling: 1, walking: 1)) {
+    public init(
+        standingDensity: Double = 0.06, standingCorrelationTime: Double = 0.2,
+        strollingDensity: Double = 0.1, strollingCorrelationTime: Double = 2,
+        dwellTimes: (standing: Double, strolling: Double, walking: Double) = (30, 15, 20),
+        initial: ModeProbabilities = ModeProbabilities(standing: 1, strolling: 1, walking: 1)
+    ) {
         self.standingDensity = standingDensity
         self.standingCorrelationTime = standingCorrelationTime
         self.strollingDensity = strollingDensity
@@ -55,9 +57,11 @@ public struct MotionModes: Sendable, Hashable {
 
     /// The three models (standing, strolling, walking) with `walking` as the walking model.
     func models(walking: MotionModel) -> (MotionModel, MotionModel, MotionModel) {
-        (MotionModel(density: standingDensity, correlationTime: standingCorrelationTime),
-         MotionModel(density: strollingDensity, correlationTime: strollingCorrelationTime),
-         walking)
+        (
+            MotionModel(density: standingDensity, correlationTime: standingCorrelationTime),
+            MotionModel(density: strollingDensity, correlationTime: strollingCorrelationTime),
+            walking
+        )
     }
 
     public static func == (a: MotionModes, b: MotionModes) -> Bool {
@@ -87,14 +91,17 @@ extension MotionModes: Codable {
     /// Decodes the densities (m²/s³), correlation and dwell times (s) and the initial probabilities.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
-        self.init(standingDensity: try c.decode(Double.self, forKey: .standingDensity),
-                  standingCorrelationTime: try c.decode(Double.self, forKey: .standingCorrelationTime),
-                  strollingDensity: try c.decode(Double.self, forKey: .strollingDensity),
-                  strollingCorrelationTime: try c.decode(Double.self, forKey: .strollingCorrelationTime),
-                  dwellTimes: (try c.decode(Double.self, forKey: .dwellStanding),
-                               try c.decode(Double.self, forKey: .dwellStrolling),
-                               try c.decode(Double.self, forKey: .dwellWalking)),
-                  initial: try c.decode(ModeProbabilities.self, forKey: .initial))
+        self.init(
+            standingDensity: try c.decode(Double.self, forKey: .standingDensity),
+            standingCorrelationTime: try c.decode(Double.self, forKey: .standingCorrelationTime),
+            strollingDensity: try c.decode(Double.self, forKey: .strollingDensity),
+            strollingCorrelationTime: try c.decode(Double.self, forKey: .strollingCorrelationTime),
+            dwellTimes: (
+                try c.decode(Double.self, forKey: .dwellStanding),
+                try c.decode(Double.self, forKey: .dwellStrolling),
+                try c.decode(Double.self, forKey: .dwellWalking)
+            ),
+            initial: try c.decode(ModeProbabilities.self, forKey: .initial))
     }
 
     /// Encodes every setting; the dwell times as `dwellStanding`, `dwellStrolling`, `dwellWalking`.

@@ -20,9 +20,11 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
     public var level: Int?
 
     /// A measurement from its parts: time in seconds, position in metres, covariance in m².
-    public init(time: Double, x: Double, y: Double,
-                covarianceXX: Double, covarianceXY: Double = 0, covarianceYY: Double,
-                level: Int? = nil) {
+    public init(
+        time: Double, x: Double, y: Double,
+        covarianceXX: Double, covarianceXY: Double = 0, covarianceYY: Double,
+        level: Int? = nil
+    ) {
         self.time = time
         self.x = x
         self.y = y
@@ -34,8 +36,9 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
 
     /// A measurement at `position` (metres) with an isotropic standard deviation `sigma` (metres).
     public init(time: Double, position: Point2D, sigma: Double, level: Int? = nil) {
-        self.init(time: time, x: position.x, y: position.y,
-                  covarianceXX: sigma * sigma, covarianceXY: 0, covarianceYY: sigma * sigma, level: level)
+        self.init(
+            time: time, x: position.x, y: position.y,
+            covarianceXX: sigma * sigma, covarianceXY: 0, covarianceYY: sigma * sigma, level: level)
     }
 
     /// The position, metres.
@@ -46,8 +49,9 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
         guard time.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.time") }
         guard x.isFinite, y.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.position") }
         guard covarianceXX.isFinite, covarianceXY.isFinite, covarianceYY.isFinite,
-              covarianceXX > 0, covarianceYY > 0,
-              covarianceXX * covarianceYY - covarianceXY * covarianceXY > 0 else {
+            covarianceXX > 0, covarianceYY > 0,
+            covarianceXX * covarianceYY - covarianceXY * covarianceXY > 0
+        else {
             throw .invalidCovariance(xx: covarianceXX, xy: covarianceXY, yy: covarianceYY)
         }
     }
@@ -55,7 +59,9 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
     /// The squared Mahalanobis distance of this fix from a track at (x, y) with horizontal
     /// covariance (xx, xy, yy): νᵀ S⁻¹ ν with ν = fix − track and S = P + R, by solving S w = ν.
     /// - Throws: `covarianceNotPositiveDefinite` when S is not.
-    func mahalanobisSquared(fromX x: Double, y: Double, xx: Double, xy: Double, yy: Double) throws(TrackingError) -> Double {
+    func mahalanobisSquared(
+        fromX x: Double, y: Double, xx: Double, xy: Double, yy: Double
+    ) throws(TrackingError) -> Double {
         let nu0 = self.x - x, nu1 = self.y - y
         guard let chol = Cholesky2(xx + covarianceXX, xy + covarianceXY, yy + covarianceYY) else {
             throw .covarianceNotPositiveDefinite

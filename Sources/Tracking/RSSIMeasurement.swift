@@ -38,11 +38,12 @@ public struct RSSIMeasurement: Sendable, Hashable, Codable {
         guard rssi.isFinite else { throw .nonFiniteInput(field: "RSSIMeasurement.rssi") }
         guard rssi < 0 else { throw .implausibleRSSI(rssi) }
         guard model.measuredPower.isFinite, model.exponent.isFinite, model.exponent > 0,
-              model.sigma.isFinite, model.sigma > 0,
-              // The path-loss model's arithmetic limits: beyond them the update's arithmetic under- or overflows.
-              PathLossModel.measuredPowerRange.contains(model.measuredPower),
-              PathLossModel.exponentRange.contains(model.exponent),
-              PathLossModel.sigmaRange.contains(model.sigma) else {
+            model.sigma.isFinite, model.sigma > 0,
+            // The path-loss model's arithmetic limits: beyond them the update's arithmetic under- or overflows.
+            PathLossModel.measuredPowerRange.contains(model.measuredPower),
+            PathLossModel.exponentRange.contains(model.exponent),
+            PathLossModel.sigmaRange.contains(model.sigma)
+        else {
             throw .invalidPathLossModel(model)
         }
     }

@@ -41,11 +41,13 @@ public struct RTSSmoother: Sendable {
             if !next.startsSegment, let lPred = next.predictedCovariance.choleskyFactor {
                 let f = next.transition
                 // Cₖᵀ = (P⁻ₖ₊₁)⁻¹ F Pₖ: column j of Cₖᵀ (= row j of Cₖ) solves P⁻ₖ₊₁ c = column j of F Pₖ.
-                let fp = (f * steps[k].covariance).transposed // row j = column j of F Pₖ
-                let gain = Matrix4(Matrix4.choleskySolve(lPred, fp.r0), Matrix4.choleskySolve(lPred, fp.r1),
-                                   Matrix4.choleskySolve(lPred, fp.r2), Matrix4.choleskySolve(lPred, fp.r3))
+                let fp = (f * steps[k].covariance).transposed  // row j = column j of F Pₖ
+                let gain = Matrix4(
+                    Matrix4.choleskySolve(lPred, fp.r0), Matrix4.choleskySolve(lPred, fp.r1),
+                    Matrix4.choleskySolve(lPred, fp.r2), Matrix4.choleskySolve(lPred, fp.r3))
                 let x = steps[k].state + gain * (xs[k + 1] - next.predictedState)
-                let p = (steps[k].covariance + gain * (ps[k + 1] - next.predictedCovariance) * gain.transposed).symmetrized
+                let p = (steps[k].covariance + gain * (ps[k + 1] - next.predictedCovariance) * gain.transposed)
+                    .symmetrized
                 if x[0].isFinite, x[1].isFinite, x[2].isFinite, x[3].isFinite, p.isFinite {
                     xs[k] = x
                     ps[k] = p

@@ -18,8 +18,10 @@ public struct TrackEstimate: Sendable, Hashable, Codable {
     public var level: Int?
 
     /// A complete estimate (seconds, metres, metres per second, m²).
-    public init(time: Double, position: Point2D, velocity: Point2D,
-                covarianceXX: Double, covarianceXY: Double, covarianceYY: Double, level: Int?) {
+    public init(
+        time: Double, position: Point2D, velocity: Point2D,
+        covarianceXX: Double, covarianceXY: Double, covarianceYY: Double, level: Int?
+    ) {
         self.time = time
         self.position = position
         self.velocity = velocity

@@ -1,4 +1,5 @@
 import LinearAlgebra
+
 /// One recorded step of a ``KalmanTracker`` (when ``TrackerConfiguration/recordsHistory`` is on):
 /// the prior after predicting to `time` and the posterior after every update at that time. The
 /// ``RTSSmoother`` runs backwards over these.
@@ -27,8 +28,10 @@ public struct TrackStep: Sendable, Hashable {
     public var level: Int?
 
     /// A step from its parts (units as documented on the properties).
-    public init(time: Double, interval: Double, transition: Matrix4, predictedState: Vector4, predictedCovariance: Matrix4,
-                state: Vector4, covariance: Matrix4, startsSegment: Bool, level: Int?) {
+    public init(
+        time: Double, interval: Double, transition: Matrix4, predictedState: Vector4, predictedCovariance: Matrix4,
+        state: Vector4, covariance: Matrix4, startsSegment: Bool, level: Int?
+    ) {
         self.time = time
         self.interval = interval
         self.transition = transition
@@ -49,9 +52,10 @@ public struct TrackStep: Sendable, Hashable {
 extension TrackEstimate {
     /// An estimate from a state vector (x, y, vx, vy) and its covariance.
     init(time: Double, state: Vector4, covariance: Matrix4, level: Int?) {
-        self.init(time: time, position: .init(x: state[0], y: state[1]),
-                  velocity: .init(x: state[2], y: state[3]),
-                  covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
-                  covarianceYY: covariance[1, 1], level: level)
+        self.init(
+            time: time, position: .init(x: state[0], y: state[1]),
+            velocity: .init(x: state[2], y: state[3]),
+            covarianceXX: covariance[0, 0], covarianceXY: covariance[0, 1],
+            covarianceYY: covariance[1, 1], level: level)
     }
 }

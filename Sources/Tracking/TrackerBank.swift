@@ -31,15 +31,19 @@ public struct TrackerBank: Sendable {
     /// A bank started at a first fix: one member per shadowing model (at least one), all with
     /// the same motion, gating and offset settings; see
     /// ``AugmentedTracker/init(first:configuration:offset:shadowing:floorElevation:offsetEstimate:)``.
-    public init(first: PositionMeasurement, configuration: TrackerConfiguration, offset: DeviceOffsetModel,
-                shadowing models: [ShadowingModel], floorElevation: Double,
-                offsetEstimate: (value: Double, variance: Double)? = nil) throws(TrackingError) {
+    public init(
+        first: PositionMeasurement, configuration: TrackerConfiguration, offset: DeviceOffsetModel,
+        shadowing models: [ShadowingModel], floorElevation: Double,
+        offsetEstimate: (value: Double, variance: Double)? = nil
+    ) throws(TrackingError) {
         guard !models.isEmpty else { throw .invalidConfiguration(field: "shadowing models", value: 0) }
         var members: [AugmentedTracker] = []
         for model in models {
-            members.append(try AugmentedTracker(first: first, configuration: configuration, offset: offset,
-                                                shadowing: model, floorElevation: floorElevation,
-                                                offsetEstimate: offsetEstimate))
+            members.append(
+                try AugmentedTracker(
+                    first: first, configuration: configuration, offset: offset,
+                    shadowing: model, floorElevation: floorElevation,
+                    offsetEstimate: offsetEstimate))
         }
         self.members = members
         weights = Array(repeating: 1 / Double(models.count), count: models.count)
@@ -97,7 +101,9 @@ public struct TrackerBank: Sendable {
     /// whose update fails numerically leaves the bank (the others go on); the error is thrown
     /// only when it is the last one, or when the input itself is bad (then nothing changed).
     @discardableResult
-    public mutating func update(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) -> UpdateOutcome {
+    public mutating func update(
+        _ samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError) -> UpdateOutcome {
         var outcome = UpdateOutcome.gated(mahalanobisSquared: 0, consecutive: 0)
         var k = 0
         while k < members.count {
@@ -126,7 +132,8 @@ public struct TrackerBank: Sendable {
         var top = -Double.infinity
         for k in weights.indices {
             totalLogEvidence[k] += members[k].lastLogEvidence
-            weights[k] = Foundation.log((1 - epsilon) * weights[k] + epsilon / Double(members.count))
+            weights[k] =
+                Foundation.log((1 - epsilon) * weights[k] + epsilon / Double(members.count))
                 + members[k].lastLogEvidence
             top = max(top, weights[k])
         }
@@ -159,7 +166,9 @@ public struct TrackerBank: Sendable {
     }
 
     /// Moves every member to another floor (see ``AugmentedTracker/changeLevel(to:elevation:outline:at:)``).
-    public mutating func changeLevel(to level: Int, elevation: Double, outline: Polygon?, at time: Double) throws(TrackingError) {
+    public mutating func changeLevel(
+        to level: Int, elevation: Double, outline: Polygon?, at time: Double
+    ) throws(TrackingError) {
         for k in members.indices {
             try members[k].changeLevel(to: level, elevation: elevation, outline: outline, at: time)
         }
@@ -172,9 +181,12 @@ public struct TrackerBank: Sendable {
     /// ``histories``): each member smoothed by ``AugmentedSmoother``, then mixed with weights
     /// proportional to exp(`totalLogEvidence`). Members whose histories do not line up with the
     /// strongest one's are left out.
-    public static func smooth(_ histories: [[AugmentedStep]], totalLogEvidence: [Double]) throws(TrackingError) -> [TrackEstimate] {
+    public static func smooth(
+        _ histories: [[AugmentedStep]], totalLogEvidence: [Double]
+    ) throws(TrackingError) -> [TrackEstimate] {
         guard let best = totalLogEvidence.indices.max(by: { totalLogEvidence[$0] < totalLogEvidence[$1] }),
-              histories.count == totalLogEvidence.count else { throw .emptyHistory }
+            histories.count == totalLogEvidence.count
+        else { throw .emptyHistory }
         let reference = histories[best]
         var tracks: [[TrackEstimate]] = []
         var weights: [Double] = []

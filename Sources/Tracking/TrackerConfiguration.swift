@@ -76,23 +76,25 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     public var motionModes: MotionModes?
 
     /// A configuration; every argument has the documented default for a walking person.
-    public init(accelerationDensity: Double = 0.8,
-                velocityCorrelationTime: Double? = 2,
-                gateProbability: Double = 0.999,
-                fixRejectionsBeforeReset: Int = 3,
-                rssiRejectionsBeforeReset: Int = 12,
-                lostInnovationLevel: Double = 2,
-                maximumSpeed: Double = 2.5,
-                rssiIterations: Int = 1,
-                resetPositionVariance: Double = 9,
-                initialVelocitySigma: Double = 0.8,
-                maximumPositionVariance: Double = 100,
-                receiverHeight: Double = 1.2,
-                outline: Polygon? = nil,
-                outlineMargin: Double = 0.05,
-                recordsHistory: Bool = false,
-                maximumNoiseScale: Double = 4,
-                motionModes: MotionModes? = nil) {
+    public init(
+        accelerationDensity: Double = 0.8,
+        velocityCorrelationTime: Double? = 2,
+        gateProbability: Double = 0.999,
+        fixRejectionsBeforeReset: Int = 3,
+        rssiRejectionsBeforeReset: Int = 12,
+        lostInnovationLevel: Double = 2,
+        maximumSpeed: Double = 2.5,
+        rssiIterations: Int = 1,
+        resetPositionVariance: Double = 9,
+        initialVelocitySigma: Double = 0.8,
+        maximumPositionVariance: Double = 100,
+        receiverHeight: Double = 1.2,
+        outline: Polygon? = nil,
+        outlineMargin: Double = 0.05,
+        recordsHistory: Bool = false,
+        maximumNoiseScale: Double = 4,
+        motionModes: MotionModes? = nil
+    ) {
         self.accelerationDensity = accelerationDensity
         self.velocityCorrelationTime = velocityCorrelationTime
         self.gateProbability = gateProbability
@@ -127,11 +129,16 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         try check(lostInnovationLevel.isFinite && lostInnovationLevel > 1, "lostInnovationLevel", lostInnovationLevel)
         try check(rssiIterations >= 1 && rssiIterations <= 20, "rssiIterations", Double(rssiIterations))
         try check(maximumSpeed.isFinite && maximumSpeed > 0, "maximumSpeed", maximumSpeed)
-        try check(maximumNoiseScale.isFinite && maximumNoiseScale >= 1 && maximumNoiseScale <= 100,
-                  "maximumNoiseScale", maximumNoiseScale)
-        try check(resetPositionVariance.isFinite && resetPositionVariance > 0, "resetPositionVariance", resetPositionVariance)
-        try check(initialVelocitySigma.isFinite && initialVelocitySigma > 0, "initialVelocitySigma", initialVelocitySigma)
-        try check(maximumPositionVariance.isFinite && maximumPositionVariance > 0, "maximumPositionVariance", maximumPositionVariance)
+        try check(
+            maximumNoiseScale.isFinite && maximumNoiseScale >= 1 && maximumNoiseScale <= 100,
+            "maximumNoiseScale", maximumNoiseScale)
+        try check(
+            resetPositionVariance.isFinite && resetPositionVariance > 0, "resetPositionVariance", resetPositionVariance)
+        try check(
+            initialVelocitySigma.isFinite && initialVelocitySigma > 0, "initialVelocitySigma", initialVelocitySigma)
+        try check(
+            maximumPositionVariance.isFinite && maximumPositionVariance > 0, "maximumPositionVariance",
+            maximumPositionVariance)
         try check(receiverHeight.isFinite, "receiverHeight", receiverHeight)
         try check(outlineMargin.isFinite && outlineMargin >= 0, "outlineMargin", outlineMargin)
         try motionModes?.validate()

@@ -1,4 +1,5 @@
 import Ranging
+
 /// Why the tracker or the floor estimator refused an input. Every case leaves the state as it
 /// was before the call, so a caller may log the error and go on with the next input.
 public enum TrackingError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -25,19 +26,23 @@ public enum TrackingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .nonFiniteInput(let field):
             return "\(field) is NaN or infinite; drop the sample or fix its source"
         case let .timestampBeforeState(time, stateTime):
-            return "timestamp \(time) s is older than the track (\(stateTime) s); sort samples by time before feeding them"
+            return
+                "timestamp \(time) s is older than the track (\(stateTime) s); sort samples by time before feeding them"
         case let .invalidCovariance(xx, xy, yy):
-            return "position covariance [[\(xx), \(xy)], [\(xy), \(yy)]] m² is not positive-definite; give variances > 0 and |xy| < √(xx·yy)"
+            return
+                "position covariance [[\(xx), \(xy)], [\(xy), \(yy)]] m² is not positive-definite; give variances > 0 and |xy| < √(xx·yy)"
         case .implausibleRSSI(let rssi):
             return "RSSI \(rssi) dBm is not a received power; values must be negative (0 and 127 mean 'no reading')"
         case .invalidPathLossModel(let model):
-            return "path-loss model (P₀ \(model.measuredPower) dBm, n \(model.exponent), σ \(model.sigma) dB) is invalid; n and σ must be positive and finite"
+            return
+                "path-loss model (P₀ \(model.measuredPower) dBm, n \(model.exponent), σ \(model.sigma) dB) is invalid; n and σ must be positive and finite"
         case let .invalidConfiguration(field, value):
             return "tracking configuration \(field) = \(value) is out of range; see the documentation of \(field)"
         case .covarianceNotPositiveDefinite:
             return "the track covariance lost positive-definiteness; re-initialise the tracker from a fresh fix"
         case .emptyHistory:
-            return "the smoother was given no steps; enable recordsHistory in the tracker configuration and feed it first"
+            return
+                "the smoother was given no steps; enable recordsHistory in the tracker configuration and feed it first"
         }
     }
 }

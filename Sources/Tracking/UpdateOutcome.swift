@@ -21,7 +21,8 @@ public enum UpdateOutcome: Sendable, Hashable {
     /// `d2`: `.accepted` within the gate (the count of rejections in a row starts again),
     /// `.gated` outside it, `.reset` when `limit` fixes in a row were outside it (the caller
     /// restarts the track at the fix).
-    static func verdict(mahalanobisSquared d2: Double, gate: Double, rejections: inout Int, limit: Int) -> UpdateOutcome {
+    static func verdict(mahalanobisSquared d2: Double, gate: Double, rejections: inout Int, limit: Int) -> UpdateOutcome
+    {
         guard d2 > gate else {
             rejections = 0
             return .accepted(mahalanobisSquared: d2)

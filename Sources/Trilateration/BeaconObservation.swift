@@ -30,8 +30,10 @@ public struct BeaconObservation: Sendable, Hashable, Codable {
     ///   - model: the path-loss model (P₀ dBm, n, σ dB).
     ///   - meanRSSI: mean RSSI, dBm.
     ///   - count: number of samples in the mean.
-    public init(identity: BeaconIdentity, position: Point3D, level: Int, model: PathLossModel,
-                meanRSSI: Double, count: Int = 1) {
+    public init(
+        identity: BeaconIdentity, position: Point3D, level: Int, model: PathLossModel,
+        meanRSSI: Double, count: Int = 1
+    ) {
         self.identity = identity
         self.position = position
         self.level = level
@@ -46,10 +48,13 @@ public struct BeaconObservation: Sendable, Hashable, Codable {
     ///   - sigma: shadowing standard deviation, dB.
     ///   - meanRSSI: mean RSSI, dBm.
     ///   - count: number of samples in the mean.
-    public init(_ beacon: ResolvedBeacon, sigma: Double = PathLossModel.defaultSigma,
-                meanRSSI: Double, count: Int = 1) {
-        self.init(identity: beacon.identity, position: beacon.position, level: beacon.level,
-                  model: PathLossModel(beacon, sigma: sigma), meanRSSI: meanRSSI, count: count)
+    public init(
+        _ beacon: ResolvedBeacon, sigma: Double = PathLossModel.defaultSigma,
+        meanRSSI: Double, count: Int = 1
+    ) {
+        self.init(
+            identity: beacon.identity, position: beacon.position, level: beacon.level,
+            model: PathLossModel(beacon, sigma: sigma), meanRSSI: meanRSSI, count: count)
     }
 
     /// The median distance estimate d̂ = 10^((P₀ − RSSI̅)/(10 n)), metres (the distance at which

@@ -39,11 +39,13 @@ public enum CramerRaoBound {
             information.addOuter(delta / d2, weight: Double(max(o.count, 0)) * k * k)
         }
         guard information.isPositiveDefinite(relativeFloor: 1e-14),
-              let inverse = information.inverse() else { return nil }
+            let inverse = information.inverse()
+        else { return nil }
         if order == 2 {
             return PositionCovariance(xx: inverse.a00, xy: inverse.a10, yy: inverse.a11)
         }
-        return PositionCovariance(xx: inverse.a00, xy: inverse.a10, yy: inverse.a11,
-                                  xz: inverse.a20, yz: inverse.a21, zz: inverse.a22)
+        return PositionCovariance(
+            xx: inverse.a00, xy: inverse.a10, yy: inverse.a11,
+            xz: inverse.a20, yz: inverse.a21, zz: inverse.a22)
     }
 }

@@ -60,7 +60,8 @@ extension FixStatus: Codable {
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .kind, in: c,
-                debugDescription: "unknown fix status '\(other)'; expected converged, iterationLimit, degenerate or fallback")
+                debugDescription:
+                    "unknown fix status '\(other)'; expected converged, iterationLimit, degenerate or fallback")
         }
     }
 
@@ -90,12 +91,14 @@ extension FallbackReason: Codable {
         case "unsolved": self = .unsolved
         case "coincidentBeacons": self = .coincidentBeacons
         case "tooFewBeacons":
-            self = .tooFewBeacons(available: try c.decode(Int.self, forKey: .available),
-                                  required: try c.decode(Int.self, forKey: .required))
+            self = .tooFewBeacons(
+                available: try c.decode(Int.self, forKey: .available),
+                required: try c.decode(Int.self, forKey: .required))
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .reason, in: c,
-                debugDescription: "unknown fallback reason '\(other)'; expected unsolved, coincidentBeacons or tooFewBeacons")
+                debugDescription:
+                    "unknown fallback reason '\(other)'; expected unsolved, coincidentBeacons or tooFewBeacons")
         }
     }
 
@@ -121,10 +124,12 @@ extension RejectionReason: Codable {
         let reason = try c.decode(String.self, forKey: .reason)
         guard reason == "inconsistentResidual" else {
             throw DecodingError.dataCorruptedError(
-                forKey: .reason, in: c, debugDescription: "unknown rejection reason '\(reason)'; expected inconsistentResidual")
+                forKey: .reason, in: c,
+                debugDescription: "unknown rejection reason '\(reason)'; expected inconsistentResidual")
         }
-        self = .inconsistentResidual(residual: try c.decode(Double.self, forKey: .residual),
-                                     normalized: try c.decode(Double.self, forKey: .normalized))
+        self = .inconsistentResidual(
+            residual: try c.decode(Double.self, forKey: .residual),
+            normalized: try c.decode(Double.self, forKey: .normalized))
     }
 
     public func encode(to encoder: any Encoder) throws {

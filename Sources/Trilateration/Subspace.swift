@@ -15,8 +15,9 @@ struct Subspace: Sendable, Hashable {
         Subspace(origin: SIMD3(0, 0, z), b0: SIMD3(1, 0, 0), b1: SIMD3(0, 1, 0), b2: .zero, order: 2)
     }
 
-    static let spatial = Subspace(origin: .zero, b0: SIMD3(1, 0, 0), b1: SIMD3(0, 1, 0),
-                                  b2: SIMD3(0, 0, 1), order: 3)
+    static let spatial = Subspace(
+        origin: .zero, b0: SIMD3(1, 0, 0), b1: SIMD3(0, 1, 0),
+        b2: SIMD3(0, 0, 1), order: 3)
 
     /// Column k of B.
     func column(_ k: Int) -> SIMD3<Double> { k == 0 ? b0 : k == 1 ? b1 : b2 }

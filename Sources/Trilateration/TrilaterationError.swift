@@ -33,13 +33,15 @@ public enum TrilaterationError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidSampleCount(let id, let count):
             return "beacon \(id): sample count \(count) < 1; pass the number of samples averaged"
         case .invalidModel(let id):
-            return "beacon \(id): path-loss model needs finite P₀, exponent > 0 and sigma > 0; fix the plan or calibration"
+            return
+                "beacon \(id): path-loss model needs finite P₀, exponent > 0 and sigma > 0; fix the plan or calibration"
         case .nonFinitePosition(let id):
             return "beacon \(id): position has a NaN or infinite coordinate; fix the floor plan"
         case .invalidConfiguration(let detail):
             return "invalid trilateration configuration: \(detail)"
         case .outOfRange(let id, let field, let value, let range):
-            return "beacon \(id): \(field) \(value) is outside \(range.lowerBound)...\(range.upperBound); check the plan, calibration or units"
+            return
+                "beacon \(id): \(field) \(value) is outside \(range.lowerBound)...\(range.upperBound); check the plan, calibration or units"
         }
     }
 }

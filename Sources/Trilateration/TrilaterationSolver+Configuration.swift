@@ -72,18 +72,20 @@ extension TrilaterationSolver {
         public var initialDamping: Double
 
         /// A configuration; every argument has a default.
-        public init(estimator: Estimator = .maximumLikelihood,
-                    dimension: Dimension = .planar(receiverHeight: PlanDefaults().receiverHeight),
-                    rejectsOutliers: Bool = true,
-                    outlierSignificance: Double = 0.01,
-                    maximumRejections: Int = 2,
-                    outline: Polygon? = nil,
-                    floorElevations: [Int: Double] = [:],
-                    linearSolver: LinearSolver = .automatic,
-                    usesSecondOrder: Bool = true,
-                    maximumIterations: Int = 50,
-                    stepTolerance: Double = 1e-6,
-                    initialDamping: Double = 1e-3) {
+        public init(
+            estimator: Estimator = .maximumLikelihood,
+            dimension: Dimension = .planar(receiverHeight: PlanDefaults().receiverHeight),
+            rejectsOutliers: Bool = true,
+            outlierSignificance: Double = 0.01,
+            maximumRejections: Int = 2,
+            outline: Polygon? = nil,
+            floorElevations: [Int: Double] = [:],
+            linearSolver: LinearSolver = .automatic,
+            usesSecondOrder: Bool = true,
+            maximumIterations: Int = 50,
+            stepTolerance: Double = 1e-6,
+            initialDamping: Double = 1e-3
+        ) {
             self.estimator = estimator
             self.dimension = dimension
             self.rejectsOutliers = rejectsOutliers

@@ -124,14 +124,21 @@ extension TrilaterationSolver {
                 current = trial
                 workspace.currentSlot = trialSlot
                 lambda = max(lambda * 0.3, 1e-15)
-                if length <= tolerance { converged = true; break }
+                if length <= tolerance {
+                    converged = true
+                    break
+                }
             } else {
                 lambda *= 4
-                if length <= tolerance || lambda > 1e16 { converged = length <= tolerance; break }
+                if length <= tolerance || lambda > 1e16 {
+                    converged = length <= tolerance
+                    break
+                }
             }
         }
-        return LevenbergMarquardtRun(theta: theta, cost: current.cost, fisher: current.normal,
-                                     iterations: iterations, converged: converged)
+        return LevenbergMarquardtRun(
+            theta: theta, cost: current.cost, fisher: current.normal,
+            iterations: iterations, converged: converged)
     }
 
     /// One damped step, by the configured linear solver; nil when the system is singular.
@@ -249,8 +256,9 @@ extension TrilaterationSolver {
                 j += 1
             }
             do {
-                let rank = try LAPACK.leastSquaresSVD(&workspace.matrixA, &workspace.matrixB, rcond: 1e-10,
-                                                      workspace: &workspace.lapack)
+                let rank = try LAPACK.leastSquaresSVD(
+                    &workspace.matrixA, &workspace.matrixB, rcond: 1e-10,
+                    workspace: &workspace.lapack)
                 if rank == q { guess = vector(workspace.matrixB, count: q) }
             } catch {
                 guess = nil
@@ -270,8 +278,11 @@ extension TrilaterationSolver {
     /// Tries the fit without each active beacon in turn and rejects the
     /// one whose removal leaves the smallest weighted residual sum. Returns the solution
     /// without it, or nil when no removal reduces the cost.
-    mutating func leaveOneOut(_ sub: Subspace, from theta: SIMD3<Double>)
-        -> (theta: SIMD3<Double>, iterations: Int)? {
+    mutating func leaveOneOut(
+        _ sub: Subspace, from theta: SIMD3<Double>
+    )
+        -> (theta: SIMD3<Double>, iterations: Int)?
+    {
         var iterations = 0
         var best = -1
         var bestCost = Double.infinity
@@ -366,12 +377,14 @@ extension TrilaterationSolver {
         workspace.matrixA[0, 1] = covariance.xy
         workspace.matrixA[1, 1] = covariance.yy
         do {
-            try LAPACK.symmetricEigen(&workspace.matrixA, eigenvalues: &workspace.eigenvalues,
-                                      workspace: &workspace.lapack)
+            try LAPACK.symmetricEigen(
+                &workspace.matrixA, eigenvalues: &workspace.eigenvalues,
+                workspace: &workspace.lapack)
         } catch {
             return ErrorEllipse(horizontalOf: covariance)
         }
-        return ErrorEllipse(eigenvalues: (workspace.eigenvalues[1], workspace.eigenvalues[0]),
-                            majorAxis: (workspace.matrixA[0, 1], workspace.matrixA[1, 1]))
+        return ErrorEllipse(
+            eigenvalues: (workspace.eigenvalues[1], workspace.eigenvalues[0]),
+            majorAxis: (workspace.matrixA[0, 1], workspace.matrixA[1, 1]))
     }
 }

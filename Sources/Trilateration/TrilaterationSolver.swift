@@ -62,8 +62,9 @@ public struct TrilaterationSolver: Sendable {
 
         let required = subspace.order + 1
         if workspace.active.count < required {
-            fallback(.tooFewBeacons(available: workspace.active.count, required: required),
-                     subspace: subspace, into: &fix)
+            fallback(
+                .tooFewBeacons(available: workspace.active.count, required: required),
+                subspace: subspace, into: &fix)
         } else {
             determine(subspace: subspace, into: &fix)
         }
@@ -75,10 +76,12 @@ public struct TrilaterationSolver: Sendable {
         constrainToOutline(&fix)
         for i in workspace.active { fix.usedBeacons.append(observations[i].identity) }
         for (k, i) in workspace.rejected.enumerated() {
-            fix.rejectedBeacons.append(RejectedBeacon(
-                identity: observations[i].identity,
-                reason: .inconsistentResidual(residual: workspace.rejectedResidual[k],
-                                              normalized: workspace.rejectedNormalized[k])))
+            fix.rejectedBeacons.append(
+                RejectedBeacon(
+                    identity: observations[i].identity,
+                    reason: .inconsistentResidual(
+                        residual: workspace.rejectedResidual[k],
+                        normalized: workspace.rejectedNormalized[k])))
         }
     }
 
@@ -93,10 +96,13 @@ public struct TrilaterationSolver: Sendable {
         guard o.count >= 1 else { throw .invalidSampleCount(o.identity, count: o.count) }
         let m = o.model
         guard m.measuredPower.isFinite, m.exponent.isFinite, m.exponent > 0,
-              m.sigma.isFinite, m.sigma > 0 else { throw .invalidModel(o.identity) }
-        for (field, value, range) in [("measured power", m.measuredPower, measuredPowerRange),
-                                      ("path-loss exponent", m.exponent, exponentRange),
-                                      ("sigma", m.sigma, sigmaRange)] where !range.contains(value) {
+            m.sigma.isFinite, m.sigma > 0
+        else { throw .invalidModel(o.identity) }
+        for (field, value, range) in [
+            ("measured power", m.measuredPower, measuredPowerRange),
+            ("path-loss exponent", m.exponent, exponentRange),
+            ("sigma", m.sigma, sigmaRange)
+        ] where !range.contains(value) {
             throw .outOfRange(o.identity, field: field, value: value, range: range)
         }
         guard o.position.x.isFinite, o.position.y.isFinite, o.position.z.isFinite else {
@@ -115,10 +121,12 @@ public struct TrilaterationSolver: Sendable {
             let d = o.model.medianDistance(forRSSI: o.meanRSSI)
             let sigmaD = d * o.model.sigma / (k * count.squareRoot())
             workspace.active.append(i)
-            workspace.terms.append(BeaconTerm(
-                position: SIMD3(o.position.x, o.position.y, o.position.z), offset: o.meanRSSI - o.model.measuredPower,
-                slope: k, weight: count / (o.model.sigma * o.model.sigma), range: d,
-                rangeWeight: 1 / (sigmaD * sigmaD)))
+            workspace.terms.append(
+                BeaconTerm(
+                    position: SIMD3(o.position.x, o.position.y, o.position.z),
+                    offset: o.meanRSSI - o.model.measuredPower,
+                    slope: k, weight: count / (o.model.sigma * o.model.sigma), range: d,
+                    rangeWeight: 1 / (sigmaD * sigmaD)))
         }
     }
 
@@ -159,8 +167,9 @@ public struct TrilaterationSolver: Sendable {
 
         if configuration.rejectsOutliers {
             while workspace.rejected.count < configuration.maximumRejections,
-                  workspace.active.count >= sub.order + 2,
-                  isInconsistent(sub, run: run) {
+                workspace.active.count >= sub.order + 2,
+                isInconsistent(sub, run: run)
+            {
                 guard let outcome = leaveOneOut(sub, from: theta) else { break }
                 iterations += outcome.iterations
                 run = levenbergMarquardt(sub, from: outcome.theta)
@@ -173,8 +182,9 @@ public struct TrilaterationSolver: Sendable {
         var p = sub.point(theta)
         var fisher = run.fisher
         if rank == subspace.order, case .planar = configuration.dimension,
-           let outline = configuration.outline, outline.vertices.count >= 3,
-           !OutlineGeometry.contains(outline.vertices, Point2D(x: p.x, y: p.y)) {
+            let outline = configuration.outline, outline.vertices.count >= 3,
+            !OutlineGeometry.contains(outline.vertices, Point2D(x: p.x, y: p.y))
+        {
             let constrained = solveOnBoundary(sub, outline: outline, outside: p)
             p = constrained.point
             iterations += constrained.iterations
@@ -212,14 +222,17 @@ public struct TrilaterationSolver: Sendable {
     /// The subspace spanned by the directions the beacons determine (eigenvectors of their
     /// scatter with eigenvalues above 1e-10 × the largest), through the beacons' centroid; nil
     /// when the beacons coincide. Uses LAPACK `dsyev`.
-    mutating func reducedSubspace(_ sub: Subspace, scatter: SmallSymmetricMatrix,
-                                  centroid: SIMD3<Double>) -> Subspace? {
+    mutating func reducedSubspace(
+        _ sub: Subspace, scatter: SmallSymmetricMatrix,
+        centroid: SIMD3<Double>
+    ) -> Subspace? {
         let q = sub.order
         workspace.matrixA.reshape(rows: q, columns: q)
         for j in 0..<q { for i in 0..<q { workspace.matrixA[i, j] = scatter[i, j] } }
         do {
-            try LAPACK.symmetricEigen(&workspace.matrixA, eigenvalues: &workspace.eigenvalues,
-                                      workspace: &workspace.lapack)
+            try LAPACK.symmetricEigen(
+                &workspace.matrixA, eigenvalues: &workspace.eigenvalues,
+                workspace: &workspace.lapack)
         } catch {
             return nil
         }
@@ -236,9 +249,10 @@ public struct TrilaterationSolver: Sendable {
         // the undetermined directions only.
         var origin = sub.point(sub.coordinates(of: centroid))
         for v in columns { origin -= ((origin - sub.origin) * v).sum() * v }
-        return Subspace(origin: origin, b0: columns[0],
-                        b1: columns.count > 1 ? columns[1] : .zero,
-                        b2: columns.count > 2 ? columns[2] : .zero, order: columns.count)
+        return Subspace(
+            origin: origin, b0: columns[0],
+            b1: columns.count > 1 ? columns[1] : .zero,
+            b2: columns.count > 2 ? columns[2] : .zero, order: columns.count)
     }
 
     /// For rank-deficient geometry: solves the full problem from a start displaced across the
@@ -246,8 +260,11 @@ public struct TrilaterationSolver: Sendable {
     /// the set. Returns the projected point, the covariance of the full solution plus the
     /// squared offset across the set (the side is unknowable), and the iterations; nil when
     /// the ranges imply no offset or the full Fisher information is singular.
-    mutating func mirrorSolution(_ subspace: Subspace, determined sub: Subspace, at p: SIMD3<Double>)
-        -> (onAxis: SIMD3<Double>, covariance: PositionCovariance, iterations: Int)? {
+    mutating func mirrorSolution(
+        _ subspace: Subspace, determined sub: Subspace, at p: SIMD3<Double>
+    )
+        -> (onAxis: SIMD3<Double>, covariance: PositionCovariance, iterations: Int)?
+    {
         guard let across = acrossDirections(subspace, determined: sub).first else { return nil }
         var total = 0.0, sum = 0.0
         for i in workspace.active {
@@ -287,8 +304,10 @@ public struct TrilaterationSolver: Sendable {
     /// For rank-deficient geometry: the variance across the determined set, from how far off
     /// it the ranges put the phone: s² = Σ vᵢ (max(d̂ᵢ² − |p − bᵢ|², 0) + σ_dᵢ²)/Σ vᵢ, vᵢ = 1/d̂ᵢ²,
     /// shared equally by the undetermined directions.
-    func addAcrossSpread(_ covariance: inout PositionCovariance, subspace: Subspace,
-                         determined: Subspace, at p: SIMD3<Double>) {
+    func addAcrossSpread(
+        _ covariance: inout PositionCovariance, subspace: Subspace,
+        determined: Subspace, at p: SIMD3<Double>
+    ) {
         var total = 0.0, sum = 0.0
         for i in workspace.active {
             let d = workspace.terms[i].range
@@ -367,8 +386,11 @@ public struct TrilaterationSolver: Sendable {
     /// The maximum-likelihood point on the outline's boundary, for an unconstrained solution
     /// `outside` it: a one-dimensional Levenberg–Marquardt run along the edge nearest to that
     /// solution, clamped to the edge's ends.
-    mutating func solveOnBoundary(_ sub: Subspace, outline: Polygon, outside p: SIMD3<Double>)
-        -> (point: SIMD3<Double>, iterations: Int) {
+    mutating func solveOnBoundary(
+        _ sub: Subspace, outline: Polygon, outside p: SIMD3<Double>
+    )
+        -> (point: SIMD3<Double>, iterations: Int)
+    {
         let vertices = outline.vertices
         let n = vertices.count
         var bestStart = SIMD3<Double>.zero, bestDirection = SIMD3<Double>(1, 0, 0)

@@ -1,6 +1,6 @@
 import ArgumentParser
-import PositioningIO
 import Evaluation
+import PositioningIO
 
 // The library's own enums are the command-line values (their raw values are the spellings).
 extension PositioningEngine.TrackingMode: ExpressibleByArgument {}

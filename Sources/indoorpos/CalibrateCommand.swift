@@ -7,19 +7,20 @@ import PositioningIO
 struct CalibrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
-        abstract: "Fit measured power (P0, dBm at 1 m), path-loss exponent n and shadowing sigma to RSSI samples at known distances.",
+        abstract:
+            "Fit measured power (P0, dBm at 1 m), path-loss exponent n and shadowing sigma to RSSI samples at known distances.",
         discussion: """
-        Reads a CSV with columns distance (metres) and rssi (dBm), optionally uuid,major,minor to \
-        fit each beacon separately as well as all samples together. Writes the calibration JSON \
-        (for 'locate --calibration') to standard output or --output, and a summary with standard \
-        errors to standard error.
+            Reads a CSV with columns distance (metres) and rssi (dBm), optionally uuid,major,minor to \
+            fit each beacon separately as well as all samples together. Writes the calibration JSON \
+            (for 'locate --calibration') to standard output or --output, and a summary with standard \
+            errors to standard error.
 
-        With --from-traffic it needs no distances: it learns every beacon's model from the \
-        unlabeled RSSI samples of --rssi (the same CSV 'locate' reads) and the beacon positions \
-        of --plan, by locating the traffic, refitting the models to the smoothed positions and \
-        repeating until they settle (Docs/Calibration.md). --calibration gives a survey to start \
-        from; otherwise the plan's values are the starting point.
-        """
+            With --from-traffic it needs no distances: it learns every beacon's model from the \
+            unlabeled RSSI samples of --rssi (the same CSV 'locate' reads) and the beacon positions \
+            of --plan, by locating the traffic, refitting the models to the smoothed positions and \
+            repeating until they settle (Docs/Calibration.md). --calibration gives a survey to start \
+            from; otherwise the plan's values are the starting point.
+            """
     )
 
     enum Method: String, ExpressibleByArgument, CaseIterable {
@@ -47,9 +48,12 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "With --from-traffic: at most this many rounds of locating and refitting (default 8).")
     var rounds: Int = 8
 
-    @Option(name: .long, help: "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it).")
+    @Option(
+        name: .long,
+        help:
+            "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it)."
+    )
     var tolerance: Double = 0.5
-
 
     @Flag(name: .long, help: "Fit robustly (bisquare M-estimator), so that gross outliers do not bias the fit.")
     var robust = false
@@ -60,7 +64,11 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.")
     var trimFraction: Double = 0.1
 
-    @Option(name: .long, help: "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points).")
+    @Option(
+        name: .long,
+        help:
+            "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points)."
+    )
     var exponent: Double?
 
     @Option(name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).")
@@ -75,7 +83,8 @@ struct CalibrateCommand: ParsableCommand {
                 throw ValidationError("--from-traffic needs --plan and --rssi")
             }
             guard samples == nil else {
-                throw ValidationError("--from-traffic learns from --rssi; --samples (known distances) cannot be combined with it")
+                throw ValidationError(
+                    "--from-traffic learns from --rssi; --samples (known distances) cannot be combined with it")
             }
             guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be 1 to 100, got \(rounds)") }
             guard tolerance.isFinite, tolerance >= 0 else {
@@ -83,9 +92,11 @@ struct CalibrateCommand: ParsableCommand {
             }
         } else {
             guard samples != nil else {
-                throw ValidationError("give --samples (RSSI at known distances), or --from-traffic with --plan and --rssi")
+                throw ValidationError(
+                    "give --samples (RSSI at known distances), or --from-traffic with --plan and --rssi")
             }
-            for (name, value) in [("--plan", plan), ("--rssi", rssi), ("--calibration", calibration)] where value != nil {
+            for (name, value) in [("--plan", plan), ("--rssi", rssi), ("--calibration", calibration)] where value != nil
+            {
                 throw ValidationError("\(name) goes with --from-traffic")
             }
         }
@@ -94,10 +105,12 @@ struct CalibrateCommand: ParsableCommand {
     func run() throws {
         try ToolErrors.run {
             if fromTraffic, let plan, let rssi {
-                let destination = try OutputFile(path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? []))
-                let learned = try SelfCalibration(plan: FloorPlan.load(path: plan), rssi: rssi, skipBadRows: skipBadRows,
-                                                  start: calibration.map(CalibrationFile.load(path:)),
-                                                  settings: TrafficCalibration.Settings(maximumRounds: rounds, tolerance: tolerance))
+                let destination = try OutputFile(
+                    path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? []))
+                let learned = try SelfCalibration(
+                    plan: FloorPlan.load(path: plan), rssi: rssi, skipBadRows: skipBadRows,
+                    start: calibration.map(CalibrationFile.load(path:)),
+                    settings: TrafficCalibration.Settings(maximumRounds: rounds, tolerance: tolerance))
                 destination.write(learned.file.jsonData())
                 try destination.commit()
                 FileHandle.standardError.write(Data(learned.summary.utf8))
@@ -123,8 +136,9 @@ struct CalibrateCommand: ParsableCommand {
             do {
                 report = try PathLossCalibration(method: fitMethod, fixedExponent: exponent).fitPerBeacon(read.samples)
             } catch CalibrationError.tooFewDistances where exponent == nil {
-                throw ValidationError("\(samples): every sample is at one distinct distance, so the exponent cannot be fitted; "
-                    + "give --exponent N (for example 2) to hold it and fit the measured power and sigma")
+                throw ValidationError(
+                    "\(samples): every sample is at one distinct distance, so the exponent cannot be fitted; "
+                        + "give --exponent N (for example 2) to hold it and fit the measured power and sigma")
             }
             let namesBeacons = read.samples.contains { $0.beacon != nil }
             let file = CalibrationFile(report: report, samplesNameBeacons: namesBeacons)
@@ -140,15 +154,19 @@ struct CalibrateCommand: ParsableCommand {
         func row(_ name: String, _ r: CalibrationResult) -> String {
             let p0 = String(format: "%7.2f ± %4.2f", r.model.measuredPower, r.measuredPowerStandardError)
             let n = String(format: "%5.3f ± %5.3f", r.model.exponent, r.exponentStandardError)
-            let rest = String(format: "%5.2f %6d %6d  %5.2f–%5.2f", r.model.sigma, r.count, r.inlierCount,
-                              r.distanceSpan.lowerBound, r.distanceSpan.upperBound)
+            let rest = String(
+                format: "%5.2f %6d %6d  %5.2f–%5.2f", r.model.sigma, r.count, r.inlierCount,
+                r.distanceSpan.lowerBound, r.distanceSpan.upperBound)
             return name.padding(toLength: 44, withPad: " ", startingAt: 0) + " \(p0)  \(n)  \(rest)\n"
         }
         var text = "calibrate: \(method), \(read.samples.count) samples"
         if read.skippedNoReading > 0 { text += ", \(read.skippedNoReading) 'no reading' rows skipped" }
-        if read.skippedTooClose > 0 { text += ", \(read.skippedTooClose) rows closer than the minimum distance skipped" }
+        if read.skippedTooClose > 0 {
+            text += ", \(read.skippedTooClose) rows closer than the minimum distance skipped"
+        }
         text += "\n"
-        text += "beacon".padding(toLength: 44, withPad: " ", startingAt: 0)
+        text +=
+            "beacon".padding(toLength: 44, withPad: " ", startingAt: 0)
             + "  P0 dBm ± se    n ± se           σ dB  count inliers  distance m\n"
         for beacon in report.beacons { text += row(beacon.beacon.description, beacon.result) }
         text += row("all", report.all)

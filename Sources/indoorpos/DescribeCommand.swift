@@ -7,11 +7,11 @@ struct DescribeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "describe", abstract: "Load a floor plan and print what it holds.",
         discussion: """
-        Prints the plan's defaults and georeference, then per floor its elevation, outline \
-        bounds and area, zones (id, name, area) and beacons (identity, position in metres, \
-        measured power and path-loss exponent, and where they come from: the beacon itself, \
-        the plan's defaults, or --calibration).
-        """)
+            Prints the plan's defaults and georeference, then per floor its elevation, outline \
+            bounds and area, zones (id, name, area) and beacons (identity, position in metres, \
+            measured power and path-loss exponent, and where they come from: the beacon itself, \
+            the plan's defaults, or --calibration).
+            """)
 
     @Option(name: .long, help: "Floor plan JSON file.")
     var plan: String
@@ -43,38 +43,46 @@ struct PlanDescription {
     var text: String {
         var lines: [String] = []
         let d = plan.defaults
-        lines.append("\(plan.name.isEmpty ? "(unnamed plan)" : plan.name): \(plan.floors.count) floor(s), "
-            + "\(plan.beaconCount) beacon(s), \(plan.floors.reduce(0) { $0 + $1.zones.count }) zone(s)")
-        lines.append("defaults: measured power \(Self.f(d.measuredPower, 1)) dBm at 1 m, path-loss exponent "
-            + "\(Self.f(d.pathLossExponent)), receiver height \(Self.f(d.receiverHeight)) m")
+        lines.append(
+            "\(plan.name.isEmpty ? "(unnamed plan)" : plan.name): \(plan.floors.count) floor(s), "
+                + "\(plan.beaconCount) beacon(s), \(plan.floors.reduce(0) { $0 + $1.zones.count }) zone(s)")
+        lines.append(
+            "defaults: measured power \(Self.f(d.measuredPower, 1)) dBm at 1 m, path-loss exponent "
+                + "\(Self.f(d.pathLossExponent)), receiver height \(Self.f(d.receiverHeight)) m")
         if let g = plan.georeference {
-            lines.append("georeference: origin latitude \(Self.f(g.latitude, 6))°, longitude \(Self.f(g.longitude, 6))°, "
-                + "y axis bearing \(Self.f(g.bearing, 1))° (GeoJSON output possible)")
+            lines.append(
+                "georeference: origin latitude \(Self.f(g.latitude, 6))°, longitude \(Self.f(g.longitude, 6))°, "
+                    + "y axis bearing \(Self.f(g.bearing, 1))° (GeoJSON output possible)")
         } else {
             lines.append("georeference: none (GeoJSON output needs one)")
         }
         lines.append(calibrationSummary)
         let warnings = plan.geometryWarnings()
-        lines.append(warnings.isEmpty ? "geometry: no warnings"
-            : "geometry: \(warnings.count) warning(s):" + warnings.map { "\n  warning: \($0)" }.joined())
+        lines.append(
+            warnings.isEmpty
+                ? "geometry: no warnings"
+                : "geometry: \(warnings.count) warning(s):" + warnings.map { "\n  warning: \($0)" }.joined())
         for floor in plan.floors {
             lines.append("")
             let name = floor.name.map { " \"\($0)\"" } ?? ""
             lines.append("level \(floor.level)\(name): elevation \(Self.f(floor.elevation)) m")
             if let outline = floor.outline {
                 let b = Self.bounds(outline.vertices)
-                lines.append("  outline: \(outline.vertices.count) points, \(Self.f(outline.area, 1)) m², "
-                    + "x \(Self.f(b.minX))…\(Self.f(b.maxX)) m, y \(Self.f(b.minY))…\(Self.f(b.maxY)) m")
+                lines.append(
+                    "  outline: \(outline.vertices.count) points, \(Self.f(outline.area, 1)) m², "
+                        + "x \(Self.f(b.minX))…\(Self.f(b.maxX)) m, y \(Self.f(b.minY))…\(Self.f(b.maxY)) m")
             } else {
                 lines.append("  outline: none (positions are not kept inside a floor outline)")
             }
             for zone in floor.zones {
-                lines.append("  zone \(zone.id)\(zone.name.map { " \"\($0)\"" } ?? ""): \(Self.f(zone.polygon.area, 1)) m²")
+                lines.append(
+                    "  zone \(zone.id)\(zone.name.map { " \"\($0)\"" } ?? ""): \(Self.f(zone.polygon.area, 1)) m²")
             }
             if !floor.beacons.isEmpty {
                 let b = Self.bounds(floor.beacons.map { Point2D(x: $0.position.x, y: $0.position.y) })
-                lines.append("  beacons: \(floor.beacons.count), x \(Self.f(b.minX))…\(Self.f(b.maxX)) m, "
-                    + "y \(Self.f(b.minY))…\(Self.f(b.maxY)) m")
+                lines.append(
+                    "  beacons: \(floor.beacons.count), x \(Self.f(b.minX))…\(Self.f(b.maxX)) m, "
+                        + "y \(Self.f(b.minY))…\(Self.f(b.maxY)) m")
             }
             for beacon in floor.beacons.sorted(by: { $0.identity < $1.identity }) {
                 lines.append("    " + describe(beacon))
@@ -89,7 +97,8 @@ struct PlanDescription {
         if let calibration {
             let known = Set(calibration.beacons?.map(\.beacon) ?? [])
             let covered = plan.beacons.filter { known.contains($0.identity) }.count
-            text += "; the calibration file fits \(covered) of them individually, the others take its overall fit "
+            text +=
+                "; the calibration file fits \(covered) of them individually, the others take its overall fit "
                 + "(\(Self.f(calibration.all.measuredPower, 1)) dBm, n = \(Self.f(calibration.all.pathLossExponent)), "
                 + "sigma \(Self.f(calibration.all.sigma, 1)) dB)"
         } else {
@@ -103,7 +112,9 @@ struct PlanDescription {
         let position = "(\(Self.f(beacon.position.x)), \(Self.f(beacon.position.y)), \(Self.f(beacon.position.z))) m"
         var power = beacon.measuredPower ?? plan.defaults.measuredPower
         var exponent = beacon.pathLossExponent ?? plan.defaults.pathLossExponent
-        var source = beacon.measuredPower == nil && beacon.pathLossExponent == nil ? "plan defaults"
+        var source =
+            beacon.measuredPower == nil && beacon.pathLossExponent == nil
+            ? "plan defaults"
             : beacon.measuredPower != nil && beacon.pathLossExponent != nil ? "own" : "own and defaults"
         if let calibration, let resolved = plan.resolvedBeacon(id) {
             let model = calibration.model(for: resolved)

@@ -11,33 +11,56 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
     var tracker: PositioningEngine.TrackingMode = .kalman
 
-    @Option(name: .long, help: "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).")
+    @Option(
+        name: .long,
+        help:
+            "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB)."
+    )
     var sampleSigma: Double?
 
-    @Option(name: .long, help: "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).")
+    @Option(
+        name: .long,
+        help:
+            "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers)."
+    )
     var accelerationDensity: Double?
 
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
     var noOutline = false
 
-    @Option(name: .long, help: "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).")
+    @Option(
+        name: .long,
+        help:
+            "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device)."
+    )
     var deviceOffset: Double?
 
-    @Option(name: .long, help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
+    @Option(
+        name: .long,
+        help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
     var deviceOffsetSigma: Double?
 
-    @Option(name: .long, help: "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).")
+    @Option(
+        name: .long,
+        help:
+            "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples)."
+    )
     var shadowingShare: Double?
 
     @Option(name: .long, help: "Correlation time of the shadowing in seconds (default 5).")
     var shadowingTime: Double?
 
-    @Flag(name: .long, help: "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md).")
+    @Flag(
+        name: .long,
+        help:
+            "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot (see Docs/Tracking.md)."
+    )
     var motionModes = false
 
     func validate() throws {
         if deviceOffset != nil && deviceOffsetSigma != nil {
-            throw ValidationError("--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
+            throw ValidationError(
+                "--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")
         }
         do {
             try configuration(recordsHistory: false).validate()

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import Rendering
-import PositioningIO
 import Evaluation
+import Foundation
+import PositioningIO
+import Rendering
 
 /// `indoorpos evaluate --fixes F --truth T`: scores fixes against ground truth.
 struct EvaluateCommand: ParsableCommand {
@@ -10,14 +10,14 @@ struct EvaluateCommand: ParsableCommand {
         commandName: "evaluate",
         abstract: "Score fixes against ground truth: RMSE, median, P90, P95, honesty, floor hit rate.",
         discussion: """
-        The truth (timestamp,x,y[,floor][,device]) is interpolated linearly at each fix's time, \
-        per device; a truth without a device column applies to every device. Fixes outside the \
-        truth's time span, inside a truth gap longer than --max-gap, or of a device the truth \
-        lacks are skipped and counted. Honesty is the share of fixes whose error is at most \
-        their accuracy (about 63 % is right for a 1-sigma radius). The same rules as \
-        Scripts/reference/evaluate.py. Give --fixes several times (with as many --label) to \
-        compare runs.
-        """
+            The truth (timestamp,x,y[,floor][,device]) is interpolated linearly at each fix's time, \
+            per device; a truth without a device column applies to every device. Fixes outside the \
+            truth's time span, inside a truth gap longer than --max-gap, or of a device the truth \
+            lacks are skipped and counted. Honesty is the share of fixes whose error is at most \
+            their accuracy (about 63 % is right for a 1-sigma radius). The same rules as \
+            Scripts/reference/evaluate.py. Give --fixes several times (with as many --label) to \
+            compare runs.
+            """
     )
 
     @Option(name: .long, help: "Fixes CSV (timestamp,x,y[,floor,accuracy,device,...]); repeat to compare runs.")
@@ -59,15 +59,20 @@ struct EvaluateCommand: ParsableCommand {
                 let evaluation = TrackScore(fixes: try TrackTable.read(path: path), truth: truthTable, maxGap: maxGap)
                 if evaluation.overall.count == 0 {
                     if evaluation.skippedInGaps > 0 {
-                        throw EvaluationError.onlyInGaps(fixes: path, truth: truth, count: evaluation.skippedInGaps, maxGap: maxGap)
+                        throw EvaluationError.onlyInGaps(
+                            fixes: path, truth: truth, count: evaluation.skippedInGaps, maxGap: maxGap)
                     }
                     throw EvaluationError.noOverlap(fixes: path, truth: truth)
                 }
-                let name = label.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : label[index]
+                let name =
+                    label.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : label[index]
                 runs.append(EvaluationRun(label: name, evaluation: evaluation))
                 if evaluation.overall.skipped > 0 {
-                    FileHandle.standardError.write(Data(("note: \(path): skipped \(evaluation.overall.skipped) fixes outside the truth's "
-                        + "time span, inside truth gaps over \(SVGDocument.number(maxGap)) s, or of devices without truth\n").utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            ("note: \(path): skipped \(evaluation.overall.skipped) fixes outside the truth's "
+                                + "time span, inside truth gaps over \(SVGDocument.number(maxGap)) s, or of devices without truth\n")
+                                .utf8))
                 }
             }
             var chart: OutputFile?

@@ -6,7 +6,9 @@ struct IndoorPos: ParsableCommand {
         commandName: "indoorpos",
         abstract: "Indoor positioning from Bluetooth beacon RSSI.",
         version: ToolVersion.current,
-        subcommands: [LocateCommand.self, CalibrateCommand.self, DescribeCommand.self, MonitorCommand.self,
-                      EvaluateCommand.self, RenderCommand.self]
+        subcommands: [
+            LocateCommand.self, CalibrateCommand.self, DescribeCommand.self, MonitorCommand.self,
+            EvaluateCommand.self, RenderCommand.self
+        ]
     )
 }

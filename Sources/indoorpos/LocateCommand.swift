@@ -9,13 +9,13 @@ struct LocateCommand: ParsableCommand {
         commandName: "locate",
         abstract: "Compute positions from a batch of RSSI samples.",
         discussion: """
-        Reads the floor plan and the RSSI samples CSV (timestamp,uuid,major,minor,rssi[,device]) \
-        and writes one position per device and epoch: timestamp,x,y,floor,accuracy, then device, \
-        z, zone, source and beacons. Samples are read once and streamed while each device's rows \
-        are in time order to within a second; at the first row further out of order the file \
-        is sorted in memory instead (the summary says so). With --idle-release, a device not \
-        heard for that long is finished and forgotten. A summary goes to standard error.
-        """
+            Reads the floor plan and the RSSI samples CSV (timestamp,uuid,major,minor,rssi[,device]) \
+            and writes one position per device and epoch: timestamp,x,y,floor,accuracy, then device, \
+            z, zone, source and beacons. Samples are read once and streamed while each device's rows \
+            are in time order to within a second; at the first row further out of order the file \
+            is sorted in memory instead (the summary says so). With --idle-release, a device not \
+            heard for that long is finished and forgotten. A summary goes to standard error.
+            """
     )
 
     @OptionGroup var planOption: PlanOption
@@ -34,7 +34,11 @@ struct LocateCommand: ParsableCommand {
 
     @OptionGroup var outputOption: OutputOption
 
-    @Option(name: .long, help: "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).")
+    @Option(
+        name: .long,
+        help:
+            "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does)."
+    )
     var idleRelease: Double = 0
 
     @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
@@ -43,16 +47,32 @@ struct LocateCommand: ParsableCommand {
     @Flag(name: .long, help: "Add a device_offset column (dB) to the output.")
     var reportDeviceOffset = false
 
-    @Flag(name: .long, help: "Add the horizontal covariance var_x,var_y,cov_xy (m^2) to every fix (CSV columns, JSON lines and GeoJSON properties), so that 'render' draws the real error ellipses.")
+    @Flag(
+        name: .long,
+        help:
+            "Add the horizontal covariance var_x,var_y,cov_xy (m^2) to every fix (CSV columns, JSON lines and GeoJSON properties), so that 'render' draws the real error ellipses."
+    )
     var covariance = false
 
-    @Flag(name: .long, help: "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order).")
+    @Flag(
+        name: .long,
+        help:
+            "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order)."
+    )
     var learnOnline = false
 
-    @Flag(name: .long, help: "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once.")
+    @Flag(
+        name: .long,
+        help:
+            "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once."
+    )
     var selfCalibrate = false
 
-    @Flag(name: .long, help: "Add the tracker's motion-mode probabilities p_standing, p_strolling, p_walking to the output (with --motion-modes).")
+    @Flag(
+        name: .long,
+        help:
+            "Add the tracker's motion-mode probabilities p_standing, p_strolling, p_walking to the output (with --motion-modes)."
+    )
     var reportMotion = false
 
     func validate() throws {
@@ -87,8 +107,9 @@ struct LocateCommand: ParsableCommand {
             if selfCalibrate {
                 var learning = configuration
                 learning.idleRelease = nil
-                let learned = try SelfCalibration(plan: floorPlan, rssi: rssi, skipBadRows: skipBadRows, start: file,
-                                                  configuration: learning)
+                let learned = try SelfCalibration(
+                    plan: floorPlan, rssi: rssi, skipBadRows: skipBadRows, start: file,
+                    configuration: learning)
                 models = learned.models
                 if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
             } else if let file {
@@ -96,29 +117,35 @@ struct LocateCommand: ParsableCommand {
             }
             var writer: ReportWriter?
             let progress = Progress(enabled: !quiet, path: rssi)
-            let locator = BatchLocator(plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
-                                       skipBadRows: skipBadRows)
+            let locator = BatchLocator(
+                plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
+                skipBadRows: skipBadRows)
             let result = try locator.run(
                 path: rssi,
                 hasDevices: { hasDevices in
                     // Opened once the input is readable, so a bad input leaves no output.
                     let out = try OutputFile(path: output)
                     out.holdsStandardOutput = true
-                    writer = try ReportWriter(output: out, format: format, includeDevice: hasDevices,
-                                           includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
-                                           includeMotion: reportMotion, plan: floorPlan)
+                    writer = try ReportWriter(
+                        output: out, format: format, includeDevice: hasDevices,
+                        includeDeviceOffset: reportDeviceOffset, includeCovariance: covariance,
+                        includeMotion: reportMotion, plan: floorPlan)
                 },
                 write: { writer?.write($0) },
                 restart: {
-                    guard writer?.restart() == true else { throw BatchLocatorError.cannotStartOver(path: output ?? "-") }
+                    guard writer?.restart() == true else {
+                        throw BatchLocatorError.cannotStartOver(path: output ?? "-")
+                    }
                 },
                 progress: progress.tick)
             try writer?.finish()
             progress.done()
             if let learned = result.learnedModels, !quiet {
                 let file = CalibrationFile(learned: learned, pooled: nil)
-                FileHandle.standardError.write(Data(("learned while locating:\n"
-                    + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        ("learned while locating:\n"
+                            + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
             }
             if !quiet { Summary(result: result).print() }
         }

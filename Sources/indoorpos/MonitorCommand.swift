@@ -12,13 +12,13 @@ struct MonitorCommand: ParsableCommand {
         commandName: "monitor",
         abstract: "Replay RSSI samples through region monitoring and print the entry and exit events.",
         discussion: """
-        Reads the floor plan, the regions JSON and the RSSI samples CSV. Beacon regions are \
-        decided from the samples, circles and zones from the positions the engine computes \
-        from them (as 'locate' does, with the same positioning options). Each device is monitored on its own. Writes \
-        timestamp,region,state, then device (when the input has devices) and, when there are \
-        beacon regions, refinement (the beacon that satisfied a wildcard), flag and reason \
-        (implausible entries). Events are in time order per device. A summary goes to standard error.
-        """
+            Reads the floor plan, the regions JSON and the RSSI samples CSV. Beacon regions are \
+            decided from the samples, circles and zones from the positions the engine computes \
+            from them (as 'locate' does, with the same positioning options). Each device is monitored on its own. Writes \
+            timestamp,region,state, then device (when the input has devices) and, when there are \
+            beacon regions, refinement (the beacon that satisfied a wildcard), flag and reason \
+            (implausible entries). Events are in time order per device. A summary goes to standard error.
+            """
     )
 
     @OptionGroup var planOption: PlanOption
@@ -28,7 +28,11 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup var samples: SamplesOptions
 
-    @Option(name: .long, help: "State of every region before any evidence: unsatisfied (report real entries only) or unknown (also report each region's first decision).")
+    @Option(
+        name: .long,
+        help:
+            "State of every region before any evidence: unsatisfied (report real entries only) or unknown (also report each region's first decision)."
+    )
     var assume: MonitorState = .unsatisfied
 
     @Option(name: .long, help: "Beacon regions: matching samples needed to enter.")
@@ -52,7 +56,8 @@ struct MonitorCommand: ParsableCommand {
     @Option(name: .long, help: "Circles and zones: metres outside needed to leave.")
     var exitMargin: Double = Hysteresis.PositionRule().exitMargin
 
-    @Option(name: .long, help: "Circles and zones: seconds the position must stay outside by --exit-margin before leaving.")
+    @Option(
+        name: .long, help: "Circles and zones: seconds the position must stay outside by --exit-margin before leaving.")
     var exitDwell: Double = Hysteresis.PositionRule().exitDwell
 
     @Option(name: .long, help: "Circles and zones: multiple of the position's accuracy added to both margins.")
@@ -75,10 +80,12 @@ struct MonitorCommand: ParsableCommand {
 
     var hysteresis: Hysteresis {
         Hysteresis(
-            beacon: .init(enterCount: enterCount, enterWindow: enterWindow, enterRSSI: enterRssi,
-                          exitRSSI: exitRssi, exitDelay: exitDelay),
-            position: .init(enterMargin: enterMargin, exitMargin: exitMargin, exitDwell: exitDwell,
-                            accuracyWeight: accuracyWeight, maximumAccuracy: maximumAccuracy))
+            beacon: .init(
+                enterCount: enterCount, enterWindow: enterWindow, enterRSSI: enterRssi,
+                exitRSSI: exitRssi, exitDelay: exitDelay),
+            position: .init(
+                enterMargin: enterMargin, exitMargin: exitMargin, exitDwell: exitDwell,
+                accuracyWeight: accuracyWeight, maximumAccuracy: maximumAccuracy))
     }
 
     func validate() throws {
@@ -95,7 +102,8 @@ struct MonitorCommand: ParsableCommand {
 
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
-            var engine = try PositioningEngine(plan: floorPlan, configuration: self.engine.configuration(recordsHistory: false))
+            var engine = try PositioningEngine(
+                plan: floorPlan, configuration: self.engine.configuration(recordsHistory: false))
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             var all: [RSSISample] = []
@@ -107,15 +115,18 @@ struct MonitorCommand: ParsableCommand {
             }
             replay.observe(engine.finish(), setApart: engine)
 
-            let writer = EventWriter(output: try OutputFile(path: output, notOverwriting: [plan, regions, rssi]), format: format,
-                                     includeDevice: reader.hasDevices,
-                                     includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
+            let writer = EventWriter(
+                output: try OutputFile(path: output, notOverwriting: [plan, regions, rssi]), format: format,
+                includeDevice: reader.hasDevices,
+                includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
             for (device, event) in replay.events { writer.write(event, device: device) }
             try writer.finish()
             let flagged = replay.events.filter { $0.event.flag != nil }.count
-            FileHandle.standardError.write(Data(("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
-                + "\(replay.devices.count) device(s), \(writer.count) events"
-                + (flagged > 0 ? ", \(flagged) flagged implausible" : "") + "\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
+                        + "\(replay.devices.count) device(s), \(writer.count) events"
+                        + (flagged > 0 ? ", \(flagged) flagged implausible" : "") + "\n").utf8))
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import Rendering
-import PositioningIO
 import Evaluation
+import Foundation
+import PositioningIO
+import Rendering
 
 /// Output formats of `indoorpos render`.
 enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
@@ -16,15 +16,16 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a floor: outline, zones, beacons, the estimated and true tracks, error ellipses, region events.",
+        abstract:
+            "Draw a floor: outline, zones, beacons, the estimated and true tracks, error ellipses, region events.",
         discussion: """
-        Draws one floor (--level, default the floor with the most fixes) as SVG, or with \
-        --format html as a self-contained page that replays the track over the plan with a time \
-        slider (nothing is fetched from the network). Fixes are the CSV of 'indoorpos locate' \
-        (1-sigma ellipses from varX,varY,covXY when present, else the accuracy circle); the \
-        truth is timestamp,x,y[,floor,device]; regions are the JSON of 'indoorpos monitor' and \
-        events its CSV.
-        """
+            Draws one floor (--level, default the floor with the most fixes) as SVG, or with \
+            --format html as a self-contained page that replays the track over the plan with a time \
+            slider (nothing is fetched from the network). Fixes are the CSV of 'indoorpos locate' \
+            (1-sigma ellipses from varX,varY,covXY when present, else the accuracy circle); the \
+            truth is timestamp,x,y[,floor,device]; regions are the JSON of 'indoorpos monitor' and \
+            events its CSV.
+            """
     )
 
     @OptionGroup var planOption: PlanOption
@@ -35,7 +36,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Truth CSV (timestamp,x,y[,floor,device]).")
     var truth: String?
 
-    @Option(name: .long, help: "Regions JSON (as for 'indoorpos monitor'): circles, zones and beacon regions are drawn.")
+    @Option(
+        name: .long, help: "Regions JSON (as for 'indoorpos monitor'): circles, zones and beacon regions are drawn.")
     var regions: String?
 
     @Option(name: .long, help: "Region events CSV (timestamp,region,state[,device,refinement,flag]).")
@@ -62,12 +64,16 @@ struct RenderCommand: ParsableCommand {
                 plan: floorPlan, fixes: try fixes.map(TrackTable.read(path:)),
                 truth: try truth.map(TrackTable.read(path:)),
                 events: try events.map(RegionEvent.read(path:)) ?? [],
-                regions: try regions.map { path throws(MonitorError) in try RegionsFile.load(path: path, plan: floorPlan) },
+                regions: try regions.map { path throws(MonitorError) in
+                    try RegionsFile.load(path: path, plan: floorPlan)
+                },
                 level: level, device: device)
             if fixes != nil && picture.fixes.isEmpty {
-                FileHandle.standardError.write(Data("note: no fix lies on level \(picture.floor.level); the picture shows the plan only\n".utf8))
+                FileHandle.standardError.write(
+                    Data("note: no fix lies on level \(picture.floor.level); the picture shows the plan only\n".utf8))
             }
-            let out = try OutputFile(path: output, notOverwriting: [plan] + [fixes, truth, regions, events].compactMap { $0 })
+            let out = try OutputFile(
+                path: output, notOverwriting: [plan] + [fixes, truth, regions, events].compactMap { $0 })
             switch format {
             case .svg: out.write(picture.svg())
             case .html: out.write(ReplayPage(picture: picture).html())

@@ -10,9 +10,11 @@ struct Summary {
         let counts = result.counts, statistics = result.statistics
         var text = "locate: \(counts.read) samples, \(statistics.accepted) used, \(statistics.reports) positions"
         if result.sorted { text += " (input sorted in memory: rows were not in time order)" }
-        text += result.skipped.isEmpty ? "; none skipped\n" : "; skipped " + result.skipped.joined(separator: ", ") + "\n"
+        text +=
+            result.skipped.isEmpty ? "; none skipped\n" : "; skipped " + result.skipped.joined(separator: ", ") + "\n"
         if !result.setApart.isEmpty {
-            text += "locate: set apart at the end, readings inconsistent with the tracks (moved, spoofed or obstructed?): "
+            text +=
+                "locate: set apart at the end, readings inconsistent with the tracks (moved, spoofed or obstructed?): "
                 + result.setApart.map(\.description).joined(separator: ", ") + "\n"
         }
         FileHandle.standardError.write(Data(text.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BeaconModel
 
 @Suite("BeaconCondition wildcards")
@@ -44,11 +45,13 @@ struct BeaconConditionTests {
         #expect(condition.description == "F7826DA6-4FA2-4E98-8024-BC5B71E0893E:2:7")
     }
 
-    @Test("JSON with uuid, uuid+major, all three decodes to the matching wildcard", arguments: [
-        (#"{"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e"}"#, nil, nil),
-        (#"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 4}"#, 4, nil),
-        (#"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 4, "minor": 5}"#, 4, 5),
-    ] as [(String, UInt16?, UInt16?)])
+    @Test(
+        "JSON with uuid, uuid+major, all three decodes to the matching wildcard",
+        arguments: [
+            (#"{"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e"}"#, nil, nil),
+            (#"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 4}"#, 4, nil),
+            (#"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 4, "minor": 5}"#, 4, 5)
+        ] as [(String, UInt16?, UInt16?)])
     func decodes(_ json: String, major: UInt16?, minor: UInt16?) throws {
         let condition = try JSONDecoder().decode(BeaconCondition.self, from: Data(json.utf8))
         #expect(condition.uuid == Self.uuid)
@@ -58,21 +61,25 @@ struct BeaconConditionTests {
         #expect(again == condition)
     }
 
-    @Test("JSON with a minor but no major is rejected", arguments: [
-        #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "minor": 5}"#,
-    ])
+    @Test(
+        "JSON with a minor but no major is rejected",
+        arguments: [
+            #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "minor": 5}"#
+        ])
     func minorWithoutMajor(_ json: String) {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(BeaconCondition.self, from: Data(json.utf8))
         }
     }
 
-    @Test("JSON with a bad uuid or an out-of-range major is rejected", arguments: [
-        #"{"uuid": "not-a-uuid"}"#,
-        #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000}"#,
-        #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": -1}"#,
-        #"{"major": 1}"#,
-    ])
+    @Test(
+        "JSON with a bad uuid or an out-of-range major is rejected",
+        arguments: [
+            #"{"uuid": "not-a-uuid"}"#,
+            #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000}"#,
+            #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": -1}"#,
+            #"{"major": 1}"#
+        ])
     func rejects(_ json: String) {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(BeaconCondition.self, from: Data(json.utf8))

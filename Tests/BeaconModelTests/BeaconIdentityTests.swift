@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BeaconModel
 
 @Suite("BeaconIdentity")
@@ -25,12 +26,14 @@ struct BeaconIdentityTests {
         #expect(lower.description == "\(Self.uuidText):65535:0")
     }
 
-    @Test("malformed or out-of-range strings give nil", arguments: [
-        "", "abc", "\(uuidText)", "\(uuidText):1", "\(uuidText):1:2:3", "\(uuidText):-1:2",
-        "\(uuidText):65536:0", "\(uuidText):0:65536", "\(uuidText):1.5:2", "\(uuidText): 1:2",
-        "\(uuidText):1:", ":1:2", "F7826DA6-4FA2-4E98-8024-BC5B71E0893:1:2",
-        "F7826DA64FA24E988024BC5B71E0893E:1:2", "\(uuidText):0x10:2", "\(uuidText):1:7 ",
-    ])
+    @Test(
+        "malformed or out-of-range strings give nil",
+        arguments: [
+            "", "abc", "\(uuidText)", "\(uuidText):1", "\(uuidText):1:2:3", "\(uuidText):-1:2",
+            "\(uuidText):65536:0", "\(uuidText):0:65536", "\(uuidText):1.5:2", "\(uuidText): 1:2",
+            "\(uuidText):1:", ":1:2", "F7826DA6-4FA2-4E98-8024-BC5B71E0893:1:2",
+            "F7826DA64FA24E988024BC5B71E0893E:1:2", "\(uuidText):0x10:2", "\(uuidText):1:7 "
+        ])
     func rejects(_ text: String) {
         #expect(BeaconIdentity(text) == nil)
     }

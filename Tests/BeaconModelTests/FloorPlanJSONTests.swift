@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BeaconModel
 
 @Suite("FloorPlan JSON")
@@ -26,18 +27,18 @@ struct FloorPlanJSONTests {
         #expect(first.measuredPower == nil && first.pathLossExponent == nil)
         let own = try #require(plan.resolvedBeacon(BeaconIdentity(uuid: Self.uuid, major: 2, minor: 4)))
         #expect(own.measuredPower == -61.5 && own.pathLossExponent == 1.8)
-        #expect(own.position == Point3D(x: 3, y: 12, z: 3.5))   // z left out: 0 above a floor at 3.5 m
+        #expect(own.position == Point3D(x: 3, y: 12, z: 3.5))  // z left out: 0 above a floor at 3.5 m
         #expect(plan.zone(at: Point2D(x: 7, y: 7), level: 1)?.id == "office")
     }
 
     @Test("a minimal document takes every default; unknown keys and nulls are ignored")
     func minimal() throws {
         let json = #"""
-        {"floors": [{"level": -1, "comment": {"any": [1, true, null]}, "name": null,
-          "beacons": [{"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e", "major": 0, "minor": 65535,
-                       "x": -2.5, "y": 1e2, "measuredPower": null, "vendor": "Kontakt"}]}],
-         "extra": 1}
-        """#
+            {"floors": [{"level": -1, "comment": {"any": [1, true, null]}, "name": null,
+              "beacons": [{"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e", "major": 0, "minor": 65535,
+                           "x": -2.5, "y": 1e2, "measuredPower": null, "vendor": "Kontakt"}]}],
+             "extra": 1}
+            """#
         let plan = try FloorPlan(jsonData: Data(json.utf8))
         #expect(plan.name == "")
         #expect(plan.defaults == PlanDefaults())
@@ -107,8 +108,9 @@ struct FloorPlanJSONTests {
         #expect(plan.jsonData() == (try Data(contentsOf: url)))
     }
 
-    @Test("round trip: reading what was written gives the same plan, and the same bytes again",
-          arguments: ["twoFloors", "danis-office-plan.json", "kolakowski-flat-plan.json"])
+    @Test(
+        "round trip: reading what was written gives the same plan, and the same bytes again",
+        arguments: ["twoFloors", "danis-office-plan.json", "kolakowski-flat-plan.json"])
     func roundTrip(_ source: String) throws {
         let data = source == "twoFloors" ? Data(SamplePlans.twoFloors.utf8) : try SamplePlans.fixture(source)
         let plan = try FloorPlan(jsonData: data)
@@ -123,7 +125,7 @@ struct FloorPlanJSONTests {
     func optionalValuesStayOptional() throws {
         let plan = try FloorPlan(jsonData: Data(SamplePlans.twoFloors.utf8))
         let text = String(decoding: plan.jsonData(), as: UTF8.self)
-        #expect(text.components(separatedBy: "\"measuredPower\"").count - 1 == 2)     // defaults + one beacon
+        #expect(text.components(separatedBy: "\"measuredPower\"").count - 1 == 2)  // defaults + one beacon
         #expect(text.components(separatedBy: "\"pathLossExponent\"").count - 1 == 2)
         let reread = try FloorPlan(jsonData: plan.jsonData())
         #expect(reread.floors[1].beacons.map(\.measuredPower) == [nil, nil, nil, -61.5])
@@ -133,45 +135,51 @@ struct FloorPlanJSONTests {
     func writtenForm() throws {
         let plan = try FloorPlan(
             name: "Tiny \"quoted\" ✓",
-            floors: [Floor(level: 2, elevation: 7.09,
-                           outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0.1, y: 0), Point2D(x: 0, y: 0.2)]),
-                           beacons: [Beacon(identity: BeaconIdentity(uuid: Self.uuid, major: 3, minor: 4),
-                                            position: Point3D(x: 1, y: 2, z: 0), pathLossExponent: 2.25)])])
+            floors: [
+                Floor(
+                    level: 2, elevation: 7.09,
+                    outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0.1, y: 0), Point2D(x: 0, y: 0.2)]),
+                    beacons: [
+                        Beacon(
+                            identity: BeaconIdentity(uuid: Self.uuid, major: 3, minor: 4),
+                            position: Point3D(x: 1, y: 2, z: 0), pathLossExponent: 2.25)
+                    ])
+            ])
         let expected = """
-        {
-          "defaults": {
-            "measuredPower": -59.0,
-            "pathLossExponent": 2.0,
-            "receiverHeight": 1.2
-          },
-          "floors": [
             {
-              "beacons": [
+              "defaults": {
+                "measuredPower": -59.0,
+                "pathLossExponent": 2.0,
+                "receiverHeight": 1.2
+              },
+              "floors": [
                 {
-                  "major": 3,
-                  "minor": 4,
-                  "pathLossExponent": 2.25,
-                  "uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E",
-                  "x": 1.0,
-                  "y": 2.0,
-                  "z": 0.0
+                  "beacons": [
+                    {
+                      "major": 3,
+                      "minor": 4,
+                      "pathLossExponent": 2.25,
+                      "uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E",
+                      "x": 1.0,
+                      "y": 2.0,
+                      "z": 0.0
+                    }
+                  ],
+                  "elevation": 7.09,
+                  "level": 2,
+                  "outline": [
+                    [0.0, 0.0],
+                    [0.1, 0.0],
+                    [0.0, 0.2]
+                  ],
+                  "zones": []
                 }
               ],
-              "elevation": 7.09,
-              "level": 2,
-              "outline": [
-                [0.0, 0.0],
-                [0.1, 0.0],
-                [0.0, 0.2]
-              ],
-              "zones": []
+              "formatVersion": 1,
+              "name": "Tiny \\"quoted\\" ✓"
             }
-          ],
-          "formatVersion": 1,
-          "name": "Tiny \\"quoted\\" ✓"
-        }
 
-        """
+            """
         #expect(String(decoding: plan.jsonData(), as: UTF8.self) == expected)
     }
 
@@ -179,8 +187,11 @@ struct FloorPlanJSONTests {
     static func randomUUID(using rng: inout SeededGenerator) -> UUID {
         let a = rng.next(), b = rng.next()
         func byte(_ word: UInt64, _ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
-        return UUID(uuid: (byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),
-                           byte(b, 0), byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7)))
+        return UUID(
+            uuid: (
+                byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5), byte(a, 6), byte(a, 7),
+                byte(b, 0), byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7)
+            ))
     }
 
     @Test("seeded random plans round-trip exactly, including awkward doubles and names")
@@ -193,24 +204,38 @@ struct FloorPlanJSONTests {
                 var beacons: [Beacon] = []
                 for _ in 0..<Int.random(in: 0...6, using: &rng) {
                     minor += 1
-                    beacons.append(Beacon(
-                        identity: BeaconIdentity(uuid: Self.randomUUID(using: &rng), major: UInt16.random(in: 0...UInt16.max, using: &rng), minor: minor),
-                        position: Point3D(x: rng.gaussian(sigma: 1e3), y: rng.gaussian(sigma: 1e-3), z: rng.gaussian(sigma: 3)),
-                        measuredPower: Bool.random(using: &rng) ? Double.random(in: -120...0, using: &rng) : nil,
-                        pathLossExponent: Bool.random(using: &rng) ? Double.random(in: 0.5...6, using: &rng) : nil))
+                    beacons.append(
+                        Beacon(
+                            identity: BeaconIdentity(
+                                uuid: Self.randomUUID(using: &rng),
+                                major: UInt16.random(in: 0...UInt16.max, using: &rng), minor: minor),
+                            position: Point3D(
+                                x: rng.gaussian(sigma: 1e3), y: rng.gaussian(sigma: 1e-3), z: rng.gaussian(sigma: 3)),
+                            measuredPower: Bool.random(using: &rng) ? Double.random(in: -120...0, using: &rng) : nil,
+                            pathLossExponent: Bool.random(using: &rng) ? Double.random(in: 0.5...6, using: &rng) : nil))
                 }
                 let side = Double.random(in: 1e-6...1e6, using: &rng)
-                floors.append(Floor(level: level - 1, name: Bool.random(using: &rng) ? "F\\\(level)\n\t\u{1}é" : nil,
-                                    elevation: rng.gaussian(sigma: 10),
-                                    outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: side, y: 0), Point2D(x: 0, y: side)]),
-                                    zones: [Zone(id: "z\(trial)", name: "\"zone\"", polygon:
-                                                    Polygon([Point2D(x: 0, y: 0), Point2D(x: side / 3, y: 0), Point2D(x: 0, y: side / 7)]))],
-                                    beacons: beacons))
+                floors.append(
+                    Floor(
+                        level: level - 1, name: Bool.random(using: &rng) ? "F\\\(level)\n\t\u{1}é" : nil,
+                        elevation: rng.gaussian(sigma: 10),
+                        outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: side, y: 0), Point2D(x: 0, y: side)]),
+                        zones: [
+                            Zone(
+                                id: "z\(trial)", name: "\"zone\"",
+                                polygon:
+                                    Polygon([
+                                        Point2D(x: 0, y: 0), Point2D(x: side / 3, y: 0), Point2D(x: 0, y: side / 7)
+                                    ]))
+                        ],
+                        beacons: beacons))
             }
-            let plan = try FloorPlan(name: "trial \(trial) ☃", defaults: PlanDefaults(
-                measuredPower: Double.random(in: -120...0, using: &rng),
-                pathLossExponent: Double.random(in: 0.5...6, using: &rng),
-                receiverHeight: Double.random(in: 0...3, using: &rng)), floors: floors)
+            let plan = try FloorPlan(
+                name: "trial \(trial) ☃",
+                defaults: PlanDefaults(
+                    measuredPower: Double.random(in: -120...0, using: &rng),
+                    pathLossExponent: Double.random(in: 0.5...6, using: &rng),
+                    receiverHeight: Double.random(in: 0...3, using: &rng)), floors: floors)
             let written = plan.jsonData()
             let reread = try FloorPlan(jsonData: written)
             #expect(reread == plan, "trial \(trial)")
@@ -247,7 +272,12 @@ struct FloorPlanJSONTests {
             _ = try FloorPlan.load(path: "/dev/zero")
             Issue.record("read a plan from /dev/zero")
         } catch {
-            #expect(error == .io(path: "/dev/zero", detail: "is larger than 16 MiB; a floor plan is a few kilobytes, check that this is the plan file"))
+            #expect(
+                error
+                    == .io(
+                        path: "/dev/zero",
+                        detail:
+                            "is larger than 16 MiB; a floor plan is a few kilobytes, check that this is the plan file"))
         }
         #expect(throws: FloorPlanError.malformedJSON(detail: "the document is empty (line 1, column 1)")) {
             try FloorPlan.load(path: "/dev/null")
@@ -257,7 +287,10 @@ struct FloorPlanJSONTests {
             try plan.save(to: missing)
             Issue.record("saving into a missing folder succeeded")
         } catch {
-            guard case .io(let path, let detail) = error else { Issue.record("\(error)"); return }
+            guard case .io(let path, let detail) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(path == missing)
             #expect(detail.hasPrefix("cannot be written ("))
             #expect(error.description.hasPrefix("\(missing): cannot be written"))

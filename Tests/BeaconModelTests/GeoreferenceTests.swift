@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import BeaconModel
 
 @Suite("Georeference")
 struct GeoreferenceTests {
     static func plan(_ georeference: String) throws -> FloorPlan {
-        try FloorPlan(jsonData: Data("""
-            {"floors": [{"level": 0}], "georeference": \(georeference)}
-            """.utf8))
+        try FloorPlan(
+            jsonData: Data(
+                """
+                {"floors": [{"level": 0}], "georeference": \(georeference)}
+                """.utf8))
     }
 
     @Test("a known point: 1 km east and north of 45° N 7° E")
@@ -50,7 +53,7 @@ struct GeoreferenceTests {
             (#"{"latitude": 1, "longitude": -181}"#, "georeference.longitude: -181 is out of range -180...180 degrees"),
             (#"{"latitude": 1, "longitude": 2, "bearing": "north"}"#, "georeference.bearing: expected a number"),
             (#"{"longitude": 2}"#, "georeference.latitude: required key is missing"),
-            (#"[1, 2]"#, "georeference: expected an object"),
+            (#"[1, 2]"#, "georeference: expected an object")
         ]
         for (text, message) in cases {
             #expect(throws: FloorPlanError.self) { try Self.plan(text) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import BeaconModel
 
 @Suite("Polygon geometry")
@@ -29,14 +30,14 @@ struct PolygonTests {
     @Test("contains: inside, outside, and on the boundary (included)")
     func contains() {
         #expect(Self.square.contains(Point2D(x: 2, y: 2)))
-        #expect(Self.square.contains(Point2D(x: 0, y: 2)))      // on an edge
-        #expect(Self.square.contains(Point2D(x: 4, y: 4)))      // a vertex
+        #expect(Self.square.contains(Point2D(x: 0, y: 2)))  // on an edge
+        #expect(Self.square.contains(Point2D(x: 4, y: 4)))  // a vertex
         #expect(!Self.square.contains(Point2D(x: 4.001, y: 2)))
         #expect(!Self.square.contains(Point2D(x: -1, y: -1)))
         #expect(Self.lShape.contains(Point2D(x: 1, y: 3)))
         #expect(Self.lShape.contains(Point2D(x: 3, y: 1)))
-        #expect(!Self.lShape.contains(Point2D(x: 3, y: 3)))     // the cut-away quarter
-        #expect(Self.lShape.contains(Point2D(x: 2, y: 3)))      // its inner edge
+        #expect(!Self.lShape.contains(Point2D(x: 3, y: 3)))  // the cut-away quarter
+        #expect(Self.lShape.contains(Point2D(x: 2, y: 3)))  // its inner edge
         #expect(!Polygon([Point2D(x: 0, y: 0), Point2D(x: 1, y: 1)]).contains(Point2D(x: 0, y: 0)))
     }
 
@@ -110,10 +111,11 @@ struct PolygonTests {
             // are sorted, a tangle when they are not.
             var angles = (0..<n).map { _ in Double.random(in: 0..<(2 * Double.pi), using: &rng) }
             if Bool.random(using: &rng) { angles.sort() }
-            let polygon = Polygon(angles.map { a in
-                let r = Double.random(in: 1...10, using: &rng)
-                return Point2D(x: r * cos(a), y: r * sin(a))
-            })
+            let polygon = Polygon(
+                angles.map { a in
+                    let r = Double.random(in: 1...10, using: &rng)
+                    return Point2D(x: r * cos(a), y: r * sin(a))
+                })
             let expected = Self.bruteForceCrossing(polygon)
             let found = polygon.selfIntersection()
             #expect(found?.edge == expected?.0 && found?.otherEdge == expected?.1)
@@ -126,10 +128,11 @@ struct PolygonTests {
     @Test("a 10,000-vertex circle is simple; a polygon over the vertex limit is refused by plans")
     func largePolygons() {
         let circle = { (n: Int) in
-            Polygon((0..<n).map { i in
-                let a = 2 * Double.pi * Double(i) / Double(n)
-                return Point2D(x: 50 * cos(a), y: 50 * sin(a))
-            })
+            Polygon(
+                (0..<n).map { i in
+                    let a = 2 * Double.pi * Double(i) / Double(n)
+                    return Point2D(x: 50 * cos(a), y: 50 * sin(a))
+                })
         }
         #expect(!circle(Polygon.maximumVertexCount).isSelfIntersecting)
         let tooMany = circle(Polygon.maximumVertexCount + 1)

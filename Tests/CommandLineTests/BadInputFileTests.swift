@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 /// The command line's side of Docs/BadInput.md: on any failure one line on standard error, a
@@ -22,8 +23,11 @@ struct BadInputFileTests {
 
     /// Runs `indoorpos` with standard output into `stdout` (a pipe when nil), killing it after
     /// `timeout` seconds; `timedOut` tells whether it had to be killed.
-    static func run(_ arguments: [String], stdout: FileHandle? = nil, timeout: Double = 60) throws
-        -> (status: Int32, stdout: String, stderr: String, timedOut: Bool) {
+    static func run(
+        _ arguments: [String], stdout: FileHandle? = nil, timeout: Double = 60
+    ) throws
+        -> (status: Int32, stdout: String, stderr: String, timedOut: Bool)
+    {
         guard let binary = Tool.binary else {
             Issue.record("indoorpos is not built; run `swift build --build-tests` first")
             return (-1, "", "", false)
@@ -56,8 +60,10 @@ struct BadInputFileTests {
         }
         process.waitUntilExit()
         group.wait()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self), timedOut)
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self), timedOut
+        )
     }
 
     /// The bundled sample with every timestamp multiplied by `factor`.
@@ -84,7 +90,9 @@ struct BadInputFileTests {
         #expect(!result.timedOut)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("indoorpos: \(input):2: column 'timestamp': '"))
-        #expect(result.stderr.contains("is not a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)"))
+        #expect(
+            result.stderr.contains(
+                "is not a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: output))
         // Every row skipped leaves nothing to locate: an error that says why.
@@ -98,7 +106,8 @@ struct BadInputFileTests {
 
     @Test("one row at 1e308 s among good rows is skipped with --skip-bad-rows, the rest is positioned")
     func oneHugeRow() throws {
-        var lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+        var lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline).map(
+            String.init)
         let header = lines[0].split(separator: ",")
         let column = header.firstIndex(of: "timestamp")!
         var fields = lines[100].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -108,7 +117,8 @@ struct BadInputFileTests {
         try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
         let stopped = try Self.run(["locate", "--plan", Self.plan, "--rssi", input], timeout: 20)
         #expect(stopped.status == 1)
-        #expect(stopped.stderr.hasPrefix("indoorpos: \(input):101: column 'timestamp': '1e308' is not a time in seconds"))
+        #expect(
+            stopped.stderr.hasPrefix("indoorpos: \(input):101: column 'timestamp': '1e308' is not a time in seconds"))
         let result = try Self.run(["locate", "--plan", Self.plan, "--rssi", input, "--skip-bad-rows"], timeout: 20)
         #expect(!result.timedOut)
         #expect(result.status == 0)
@@ -127,7 +137,10 @@ struct BadInputFileTests {
         for output in [input, path("link.csv"), path("hard.csv"), directory.path + "/./in.csv"] {
             let result = try Self.run(["locate", "--plan", Self.plan, "--rssi", input, "--output", output])
             #expect(result.status == 1)
-            #expect(result.stderr == "indoorpos: \(output): cannot write: it is the input '\(input)'; write the output to another file\n")
+            #expect(
+                result.stderr
+                    == "indoorpos: \(output): cannot write: it is the input '\(input)'; write the output to another file\n"
+            )
         }
         // The plan is an input too.
         let planCopy = path("plan.json")
@@ -141,9 +154,13 @@ struct BadInputFileTests {
         let appended = try Self.run(["locate", "--plan", Self.plan, "--rssi", input], stdout: append)
         try append.close()
         #expect(appended.status == 1)
-        #expect(appended.stderr == "indoorpos: standard output: cannot write: it is the input '\(input)'; write the output to another file\n")
+        #expect(
+            appended.stderr
+                == "indoorpos: standard output: cannot write: it is the input '\(input)'; write the output to another file\n"
+        )
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: planCopy)) == Data(contentsOf: URL(fileURLWithPath: Self.plan)))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: planCopy)) == Data(contentsOf: URL(fileURLWithPath: Self.plan)))
         #expect(try files() == ["hard.csv", "in.csv", "link.csv", "plan.json"])
         // calibrate refuses to write over its samples.
         let samples = path("samples.csv")
@@ -164,8 +181,12 @@ struct BadInputFileTests {
         let onStdout = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi], stdout: full)
         #expect(onStdout.status == 1)
         #expect(onStdout.stderr == "indoorpos: standard output: cannot write: No space left on device\n")
-        let calibrate = try Self.run(["calibrate", "--samples", LocateCommandTests.examples.appendingPathComponent("office-calibration.csv").path],
-                                     stdout: full)
+        let calibrate = try Self.run(
+            [
+                "calibrate", "--samples",
+                LocateCommandTests.examples.appendingPathComponent("office-calibration.csv").path
+            ],
+            stdout: full)
         #expect(calibrate.status == 1)
         #expect(calibrate.stderr == "indoorpos: standard output: cannot write: No space left on device\n")
         try full.close()
@@ -179,7 +200,9 @@ struct BadInputFileTests {
         let full = try OutputFile(path: "/dev/full")
         full.write(String(repeating: "x", count: 100_000))
         #expect(full.failure == .unwritable(path: "/dev/full", detail: "No space left on device"))
-        #expect(throws: FileError.unwritable(path: "/dev/full", detail: "No space left on device")) { try full.commit() }
+        #expect(throws: FileError.unwritable(path: "/dev/full", detail: "No space left on device")) {
+            try full.commit()
+        }
 
         let existing = path("fixes.csv")
         try "keep me\n".write(toFile: existing, atomically: true, encoding: .utf8)
@@ -206,7 +229,8 @@ struct BadInputFileTests {
     @Test("a failing run leaves an existing output file as it was, and an output in a missing folder is one line")
     func existingOutputKept() throws {
         let bad = path("bad.csv")
-        try "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-60\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,NaN\n"
+        try
+            "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-60\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,NaN\n"
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let output = path("fixes.csv")
         try "earlier result\n".write(toFile: output, atomically: true, encoding: .utf8)
@@ -218,7 +242,10 @@ struct BadInputFileTests {
         let missing = path("no-such-folder/fixes.csv")
         let nowhere = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--output", missing])
         #expect(nowhere.status == 1)
-        #expect(nowhere.stderr == "indoorpos: \(missing): cannot write: cannot create the file (does its folder exist, and may it be written?)\n")
+        #expect(
+            nowhere.stderr
+                == "indoorpos: \(missing): cannot write: cannot create the file (does its folder exist, and may it be written?)\n"
+        )
     }
 }
 
@@ -227,15 +254,20 @@ struct BadInputFileTests {
 struct RSSIReaderFuzzRegressionTests {
     @Test("a quoted field left open to the end is one bad row with skipBadRows, an error without")
     func unclosedQuote() throws {
-        let text = "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n0.5,\"B1E5E0A1,1,2,-71\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-72\n"
+        let text =
+            "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n0.5,\"B1E5E0A1,1,2,-71\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-72\n"
         let strict = try RSSISampleReader(csv: CSVReader(text: text))
         #expect(try strict.next() != nil)
-        #expect(throws: FileError.malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed")) { try strict.next() }
+        #expect(throws: FileError.malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed")) {
+            try strict.next()
+        }
         let lenient = try RSSISampleReader(csv: CSVReader(text: text), skipBadRows: true)
         var read = 0
         while try lenient.next() != nil { read += 1 }
         #expect(read == 1)
         #expect(lenient.counts.badRows == 1)
-        #expect(lenient.counts.firstBadRow == .malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed"))
+        #expect(
+            lenient.counts.firstBadRow
+                == .malformedRow(path: "<input>", line: 3, detail: "a quoted field is not closed"))
     }
 }

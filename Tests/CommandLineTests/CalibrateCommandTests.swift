@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("indoorpos calibrate", .serialized)
@@ -42,14 +43,16 @@ struct CalibrateCommandTests {
         #expect(try CalibrationFile(data: Data(toStdout.stdout.utf8)).all.count == 2000)
     }
 
-    @Test("bad input: one line on stderr, non-zero exit, no output file", arguments: [
-        ("", "empty"),
-        ("distance,rssi\n", "no calibration samples"),
-        ("distance,rssi\n2,-60\n2,-62\n2,-61\n", "distinct distance"),
-        ("distance,rssi\n1,-60\n0,-62\n2,-61\n", ":3: column 'distance'"),
-        ("distance,rssi\n1,-60\n3,nan\n2,-61\n", ":3: column 'rssi'"),
-        ("distance,rssi\n1,-60\n3,-62\nNaN,-61\n", ":4: column 'distance'"),
-    ])
+    @Test(
+        "bad input: one line on stderr, non-zero exit, no output file",
+        arguments: [
+            ("", "empty"),
+            ("distance,rssi\n", "no calibration samples"),
+            ("distance,rssi\n2,-60\n2,-62\n2,-61\n", "distinct distance"),
+            ("distance,rssi\n1,-60\n0,-62\n2,-61\n", ":3: column 'distance'"),
+            ("distance,rssi\n1,-60\n3,nan\n2,-61\n", ":3: column 'rssi'"),
+            ("distance,rssi\n1,-60\n3,-62\nNaN,-61\n", ":4: column 'distance'")
+        ])
     func badInput(text: String, expected: String) throws {
         let samples = try write("bad.csv", text)
         let output = directory.appendingPathComponent("never.json").path
@@ -61,8 +64,11 @@ struct CalibrateCommandTests {
         #expect(run.stdout.isEmpty)
     }
 
-    @Test("real data: the danis-office receivers get their own fits",
-          .enabled(if: FileManager.default.fileExists(atPath: Tool.sharedData.appendingPathComponent("danis-office/calibration.csv").path)))
+    @Test(
+        "real data: the danis-office receivers get their own fits",
+        .enabled(
+            if: FileManager.default.fileExists(
+                atPath: Tool.sharedData.appendingPathComponent("danis-office/calibration.csv").path)))
     func danisOffice() throws {
         let path = Tool.sharedData.appendingPathComponent("danis-office/calibration.csv").path
         let run = try Tool.run(["calibrate", "--samples", path])

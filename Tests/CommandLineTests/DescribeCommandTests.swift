@@ -15,7 +15,9 @@ struct DescribeCommandTests {
         #expect(text.contains("georeference: none"))
         #expect(text.contains("1:12 at (12.76, 0.27, 2.30) m, -61.0 dBm, n = 1.50 (plan defaults)"))
         #expect(text.contains("no calibration file given"))
-        let calibrated = try Tool.run(["describe", "--plan", LocateCommandTests.plan, "--calibration", LocateCommandTests.calibration])
+        let calibrated = try Tool.run([
+            "describe", "--plan", LocateCommandTests.plan, "--calibration", LocateCommandTests.calibration
+        ])
         #expect(calibrated.stdout.contains("the calibration file fits 12 of them individually"))
         #expect(calibrated.stdout.split(separator: "\n").filter { $0.hasSuffix("(calibrated)") }.count == 12)
     }

@@ -15,8 +15,10 @@ struct EvaluateCommandTests {
     func sample() throws {
         let examples = LocateCommandTests.examples
         let fixes = path("fixes.csv")
-        _ = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-                          "--calibration", LocateCommandTests.calibration, "--quiet", "--output", fixes])
+        _ = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", LocateCommandTests.calibration, "--quiet", "--output", fixes
+        ])
         let truth = examples.appendingPathComponent("office-truth.csv").path
         let text = try Tool.run(["evaluate", "--fixes", fixes, "--truth", truth, "--cdf", path("cdf.svg")])
         #expect(text.status == 0)
@@ -28,8 +30,10 @@ struct EvaluateCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let overall = object?["overall"] as? [String: Any]
         #expect((overall?["count"] as? Int ?? 0) > 100)
-        let markdown = try Tool.run(["evaluate", "--fixes", fixes, "--fixes", fixes, "--label", "one", "--label", "two",
-                                     "--truth", truth, "--format", "markdown"])
+        let markdown = try Tool.run([
+            "evaluate", "--fixes", fixes, "--fixes", fixes, "--label", "one", "--label", "two",
+            "--truth", truth, "--format", "markdown"
+        ])
         #expect(markdown.stdout.split(separator: "\n").count == 4)
         #expect(markdown.stdout.contains("| two |"))
     }
@@ -43,15 +47,20 @@ struct EvaluateCommandTests {
             (["--fixes", try file("header.csv", "timestamp,x,y\n"), "--truth", truth], "no data rows"),
             (["--fixes", fixes, "--truth", try file("one.csv", "timestamp,x,y\n7,0,0\n")], "no fix falls inside"),
             (["--fixes", try file("late.csv", "timestamp,x,y\n100,0,0\n"), "--truth", truth], "no fix falls inside"),
-            (["--fixes", try file("devices.csv", "timestamp,device,x,y\n1,a,0,0\n"),
-              "--truth", try file("other.csv", "timestamp,device,x,y\n1,b,0,0\n")], "no fix falls inside"),
+            (
+                [
+                    "--fixes", try file("devices.csv", "timestamp,device,x,y\n1,a,0,0\n"),
+                    "--truth", try file("other.csv", "timestamp,device,x,y\n1,b,0,0\n")
+                ], "no fix falls inside"
+            ),
             (["--fixes", try file("nan.csv", "timestamp,x,y\n1,nan,0\n"), "--truth", truth], "column 'x'"),
             (["--fixes", try file("negative.csv", "timestamp,x,y,accuracy\n1,0,0,-1\n"), "--truth", truth], "negative"),
             (["--fixes", fixes, "--truth", path("missing.csv")], "no such file"),
-            (["--fixes", try file("far.csv", "timestamp,x,y\n1,1e300,0\n"), "--truth", truth], "within ±1e7 metres"),
+            (["--fixes", try file("far.csv", "timestamp,x,y\n1,1e300,0\n"), "--truth", truth], "within ±1e7 metres")
         ]
         for (arguments, message) in cases {
-            let result = try Tool.run(["evaluate"] + arguments + ["--output", path("out.txt"), "--cdf", path("out.svg")])
+            let result = try Tool.run(
+                ["evaluate"] + arguments + ["--output", path("out.txt"), "--cdf", path("out.svg")])
             #expect(result.status != 0, "\(arguments)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 @Suite("indoorpos locate", .serialized)
@@ -24,7 +25,9 @@ struct LocateCommandTests {
 
     @Test("the bundled sample locates: one row per device and epoch, finite, on the plan's floor")
     func sample() throws {
-        let result = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", Self.calibration])
+        let result = try Tool.run([
+            "locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", Self.calibration
+        ])
         #expect(result.status == 0)
         let rows = Self.rows(result.stdout)
         #expect(rows[0] == ["timestamp", "x", "y", "floor", "accuracy", "device", "z", "zone", "source", "beacons"])
@@ -45,7 +48,8 @@ struct LocateCommandTests {
         var generator = SystemRandomNumberGenerator()
         body.shuffle(using: &generator)
         let shuffled = path("shuffled.csv")
-        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(toFile: shuffled, atomically: true, encoding: .utf8)
+        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(
+            toFile: shuffled, atomically: true, encoding: .utf8)
         let sorted = try Tool.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi])
         let mixed = try Tool.run(["locate", "--plan", Self.plan, "--rssi", shuffled])
         #expect(mixed.status == 0)
@@ -56,7 +60,8 @@ struct LocateCommandTests {
     @Test("a malformed row stops with its line and column, and leaves no output file")
     func malformed() throws {
         let bad = path("bad.csv")
-        try "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-60\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,x,-61\n"
+        try
+            "timestamp,uuid,major,minor,rssi\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-60\n1,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,x,-61\n"
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let output = path("fixes.csv")
         let result = try Tool.run(["locate", "--plan", Self.plan, "--rssi", bad, "--output", output])
@@ -64,7 +69,8 @@ struct LocateCommandTests {
         #expect(result.stderr == "indoorpos: \(bad):3: column 'minor': 'x' is not an integer in 0...65535\n")
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["bad.csv"])
-        let skipped = try Tool.run(["locate", "--plan", Self.plan, "--rssi", bad, "--skip-bad-rows", "--output", output])
+        let skipped = try Tool.run(["locate", "--plan", Self.plan, "--rssi", bad, "--skip-bad-rows", "--output", output]
+        )
         #expect(skipped.status == 0)
         #expect(skipped.stderr.contains("1 malformed row(s)"))
         #expect(FileManager.default.fileExists(atPath: output))
@@ -99,7 +105,8 @@ struct LocateCommandTests {
         #expect(refused.stderr.split(separator: "\n").count == 1 && refused.stdout.isEmpty)
         var planText = try String(contentsOfFile: Self.plan, encoding: .utf8)
         planText = planText.replacingOccurrences(
-            of: "\"floors\"", with: "\"georeference\": {\"latitude\": 41.0849, \"longitude\": 29.0510, \"bearing\": 0}, \"floors\"")
+            of: "\"floors\"",
+            with: "\"georeference\": {\"latitude\": 41.0849, \"longitude\": 29.0510, \"bearing\": 0}, \"floors\"")
         let geoPlan = path("geo-plan.json")
         try planText.write(toFile: geoPlan, atomically: true, encoding: .utf8)
         let geo = try Tool.run(["locate", "--plan", geoPlan, "--rssi", Self.rssi, "--format", "geojson", "--smooth"])
@@ -108,8 +115,8 @@ struct LocateCommandTests {
         let features = try #require(object["features"] as? [[String: Any]])
         let types = features.map { ($0["geometry"] as? [String: Any])?["type"] as? String ?? "" }
         #expect(types.filter { $0 == "Point" }.count == csv.count - 1)
-        #expect(types.filter { $0 == "LineString" }.count == 3)   // one track per device
-        #expect(types.first == "Polygon")                         // the floor outline
+        #expect(types.filter { $0 == "LineString" }.count == 3)  // one track per device
+        #expect(types.first == "Polygon")  // the floor outline
         // Every fix lands within the 21 × 18 m office around the origin (Istanbul, not the Gulf of Guinea).
         for feature in features where (feature["geometry"] as? [String: Any])?["type"] as? String == "Point" {
             let c = try #require((feature["geometry"] as? [String: Any])?["coordinates"] as? [Double])
@@ -117,13 +124,15 @@ struct LocateCommandTests {
         }
     }
 
-    @Test("bad arguments and files give one line on stderr and a non-zero status", arguments: [
-        ["locate", "--plan", "/nonexistent/plan.json", "--rssi", "/nonexistent/rssi.csv"],
-        ["locate", "--plan", "PLAN", "--rssi", "/nonexistent/rssi.csv"],
-        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--epoch", "0"],
-        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--tracker", "none", "--smooth"],
-        ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--calibration", "/nonexistent/cal.json"],
-    ])
+    @Test(
+        "bad arguments and files give one line on stderr and a non-zero status",
+        arguments: [
+            ["locate", "--plan", "/nonexistent/plan.json", "--rssi", "/nonexistent/rssi.csv"],
+            ["locate", "--plan", "PLAN", "--rssi", "/nonexistent/rssi.csv"],
+            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--epoch", "0"],
+            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--tracker", "none", "--smooth"],
+            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--calibration", "/nonexistent/cal.json"]
+        ])
     func badArguments(_ arguments: [String]) throws {
         let resolved = arguments.map { $0 == "PLAN" ? Self.plan : $0 == "RSSI" ? Self.rssi : $0 }
         let result = try Tool.run(resolved)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("indoorpos locate reads once", .serialized)
@@ -15,7 +16,8 @@ struct LocateOnePassTests {
     /// The bundled sample repeated for eight devices (devices one after another, each in time
     /// order): more than one output block of positions.
     func manyDevices() throws -> (header: Substring, rows: [Substring]) {
-        let lines = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8).split(whereSeparator: \.isNewline)
+        let lines = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8).split(
+            whereSeparator: \.isNewline)
         var rows: [Substring] = []
         for copy in 0..<8 {
             rows += lines.dropFirst().map { line in
@@ -33,7 +35,9 @@ struct LocateOnePassTests {
         return path
     }
 
-    @Test("a row far out of order near the end starts over sorted, after output was written, to a file and to standard output")
+    @Test(
+        "a row far out of order near the end starts over sorted, after output was written, to a file and to standard output"
+    )
     func lateDisorderStartsOver() throws {
         let (header, rows) = try manyDevices()
         var late = rows
@@ -55,7 +59,9 @@ struct LocateOnePassTests {
         #expect(toStandardOutput.stdout == expected.stdout)
     }
 
-    @Test("rows slightly out of order with devices give what the engine gives with the reorder delay the whole file needs")
+    @Test(
+        "rows slightly out of order with devices give what the engine gives with the reorder delay the whole file needs"
+    )
     func slightDisorder() throws {
         let (header, rows) = try manyDevices()
         var jittered = rows
@@ -81,8 +87,9 @@ struct LocateOnePassTests {
             latest[sample.device] = max(last, sample.timestamp)
         }
         #expect(stepBack > 0 && stepBack < 0.95)
-        var engine = try PositioningEngine(plan: FloorPlan.load(path: LocateCommandTests.plan),
-                                           configuration: .init(reorderDelay: stepBack + 0.05))
+        var engine = try PositioningEngine(
+            plan: FloorPlan.load(path: LocateCommandTests.plan),
+            configuration: .init(reorderDelay: stepBack + 0.05))
         let expectedPath = directory.appendingPathComponent("expected.csv").path
         let writer = try ReportWriter(output: try OutputFile(path: expectedPath), format: .csv, includeDevice: true)
         for sample in samples {

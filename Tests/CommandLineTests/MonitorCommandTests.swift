@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 @Suite("indoorpos monitor", .serialized)
@@ -45,7 +46,8 @@ struct MonitorCommandTests {
         var generator = SystemRandomNumberGenerator()
         body.shuffle(using: &generator)
         let shuffled = path("shuffled.csv")
-        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(toFile: shuffled, atomically: true, encoding: .utf8)
+        try (([lines[0]] + body).joined(separator: "\n") + "\n").write(
+            toFile: shuffled, atomically: true, encoding: .utf8)
         let sorted = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi])
         let mixed = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", shuffled])
         #expect(mixed.status == 0)
@@ -55,12 +57,17 @@ struct MonitorCommandTests {
     @Test("jsonl has the CSV's fields; --output writes the file")
     func jsonlToFile() throws {
         let out = path("events.jsonl")
-        let result = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi,
-                                   "--format", "jsonl", "--output", out])
+        let result = try Tool.run([
+            "monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi,
+            "--format", "jsonl", "--output", out
+        ])
         #expect(result.status == 0 && result.stdout.isEmpty)
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         let first = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
-        #expect(Set(first?.keys.map { $0 } ?? []) == ["timestamp", "region", "state", "device", "refinement", "flag", "reason"])
+        #expect(
+            Set(first?.keys.map { $0 } ?? []) == [
+                "timestamp", "region", "state", "device", "refinement", "flag", "reason"
+            ])
     }
 
     @Test("a bad regions file stops with one line naming the path, and no output file")
@@ -68,15 +75,22 @@ struct MonitorCommandTests {
         let bad = path("bad.json")
         try #"{"regions": [{"id": "a", "zone": "lobby"}]}"#.write(toFile: bad, atomically: true, encoding: .utf8)
         let out = path("events.csv")
-        let result = try Tool.run(["monitor", "--plan", Self.plan, "--regions", bad, "--rssi", Self.rssi, "--output", out])
+        let result = try Tool.run([
+            "monitor", "--plan", Self.plan, "--regions", bad, "--rssi", Self.rssi, "--output", out
+        ])
         #expect(result.status != 0)
-        #expect(result.stderr == #"indoorpos: regions[0].zone: zone "lobby" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"# + "\n")
+        #expect(
+            result.stderr
+                == #"indoorpos: regions[0].zone: zone "lobby" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"#
+                + "\n")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test("hysteresis options are checked")
     func badOption() throws {
-        let result = try Tool.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi, "--exit-delay=-1"])
+        let result = try Tool.run([
+            "monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi, "--exit-delay=-1"
+        ])
         #expect(result.status != 0)
         #expect(result.stderr.contains("exitDelay must be > 0 s"))
     }

@@ -1,16 +1,21 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("indoorpos calibrate --from-traffic and locate --self-calibrate")
 struct SelfCalibrationCommandTests {
-    @Test("calibrate --from-traffic learns every plan beacon from the bundled walk, prints the table, and locate reads it back the same as --self-calibrate")
+    @Test(
+        "calibrate --from-traffic learns every plan beacon from the bundled walk, prints the table, and locate reads it back the same as --self-calibrate"
+    )
     func learnAndLocate() throws {
         let folder = try ScratchFolder("self-calibration")
         let site = folder.path("site.json")
-        let learned = try Tool.run(["calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
-                                    "--rssi", LocateCommandTests.rssi, "--output", site])
+        let learned = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
+            "--rssi", LocateCommandTests.rssi, "--output", site
+        ])
         #expect(learned.status == 0, "\(learned.stderr)")
         #expect(learned.stderr.contains("self-calibration: 3858 samples"))
         #expect(learned.stderr.contains("P0 plan → learned ± se"))
@@ -25,10 +30,14 @@ struct SelfCalibrationCommandTests {
         }
         #expect(fits.contains { $0.fit.method == "traffic" })
         // Locating with the written file gives what --self-calibrate gives in one command.
-        let viaFile = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-                                    "--calibration", site, "--quiet"])
-        let inOne = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-                                  "--self-calibrate"])
+        let viaFile = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", site, "--quiet"
+        ])
+        let inOne = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--self-calibrate"
+        ])
         #expect(viaFile.status == 0 && inOne.status == 0)
         #expect(viaFile.stdout == inOne.stdout)
         #expect(inOne.stderr.contains("self-calibration:"))
@@ -43,16 +52,21 @@ struct SelfCalibrationCommandTests {
         let folder = try ScratchFolder("self-calibration-plan")
         let plan = try FloorPlan.load(path: LocateCommandTests.plan)
         let learned = plan.beacons.compactMap { plan.resolvedBeacon($0.identity) }.map { beacon in
-            LearnedPathLoss(beacon: beacon.identity, model: PathLossModel(beacon), measuredPowerStandardError: 8,
-                            exponentStandardError: 0.5, correlation: 0, count: 3, effectiveCount: 3,
-                            prior: PathLossPrior(centredOn: PathLossModel(beacon)), source: .plan)
+            LearnedPathLoss(
+                beacon: beacon.identity, model: PathLossModel(beacon), measuredPowerStandardError: 8,
+                exponentStandardError: 0.5, correlation: 0, count: 3, effectiveCount: 3,
+                prior: PathLossPrior(centredOn: PathLossModel(beacon)), source: .plan)
         }
         let path = folder.path("plan-only.json")
         try CalibrationFile(learned: learned, pooled: nil).jsonData().write(to: URL(fileURLWithPath: path))
         #expect(try CalibrationFile.load(path: path).models(for: plan).isEmpty)
-        let withFile = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-                                     "--calibration", path, "--quiet"])
-        let plain = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--quiet"])
+        let withFile = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", path, "--quiet"
+        ])
+        let plain = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--quiet"
+        ])
         #expect(withFile.status == 0)
         #expect(withFile.stdout == plain.stdout)
     }
@@ -66,31 +80,44 @@ struct SelfCalibrationCommandTests {
         let mixed = try Tool.run(["calibrate", "--samples", LocateCommandTests.rssi, "--plan", LocateCommandTests.plan])
         #expect(mixed.status != 0)
         #expect(mixed.stderr.contains("--plan goes with --from-traffic"))
-        let both = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-                                 "--self-calibrate", "--learn-online"])
+        let both = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--self-calibrate", "--learn-online"
+        ])
         #expect(both.status != 0)
         // Traffic of beacons the plan does not know: one line, no output file.
-        let stranger = try folder.file("stranger.csv", "timestamp,uuid,major,minor,rssi\n"
-            + (0..<100).map { "\($0),11111111-2222-3333-4444-555555555555,9,9,-60" }.joined(separator: "\n") + "\n")
+        let stranger = try folder.file(
+            "stranger.csv",
+            "timestamp,uuid,major,minor,rssi\n"
+                + (0..<100).map { "\($0),11111111-2222-3333-4444-555555555555,9,9,-60" }.joined(separator: "\n") + "\n")
         let output = folder.path("never.json")
-        let none = try Tool.run(["calibrate", "--from-traffic", "--plan", LocateCommandTests.plan, "--rssi", stranger,
-                                 "--output", output])
+        let none = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", LocateCommandTests.plan, "--rssi", stranger,
+            "--output", output
+        ])
         #expect(none.status == 1)
         #expect(none.stderr.contains("nothing to learn path-loss models from"))
         #expect(none.stderr.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: output))
         // A calibration of another site: none of its beacons is in the plan; learning starts from the plan.
-        let other = try folder.file("other.json", """
+        let other = try folder.file(
+            "other.json",
+            """
             {"beacons": [{"uuid": "11111111-2222-3333-4444-555555555555", "major": 9, "minor": 9, "measuredPower": -40,
               "pathLossExponent": 3, "sigma": 5, "count": 100}],
              "all": {"measuredPower": -40, "pathLossExponent": 3, "sigma": 5, "count": 100}}
             """)
-        let foreign = try Tool.run(["calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
-                                    "--rssi", LocateCommandTests.rssi, "--calibration", other, "--output", folder.path("a.json")])
-        let plain = try Tool.run(["calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
-                                  "--rssi", LocateCommandTests.rssi, "--output", folder.path("b.json")])
+        let foreign = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
+            "--rssi", LocateCommandTests.rssi, "--calibration", other, "--output", folder.path("a.json")
+        ])
+        let plain = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", LocateCommandTests.plan,
+            "--rssi", LocateCommandTests.rssi, "--output", folder.path("b.json")
+        ])
         #expect(foreign.status == 0 && plain.status == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("a.json")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: folder.path("a.json")))
                 == Data(contentsOf: URL(fileURLWithPath: folder.path("b.json"))))
     }
 }

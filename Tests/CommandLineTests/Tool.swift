@@ -8,7 +8,8 @@ enum Tool {
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("indoorpos"))
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/indoorpos"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -33,6 +34,8 @@ enum Tool {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 }

@@ -1,13 +1,16 @@
-import Foundation
-import Testing
-import TestSupport
 import Evaluation
+import Foundation
 import PositioningIO
+import TestSupport
+import Testing
+
 @testable import Rendering
 
 @Suite("render: many devices and static truth")
 struct ManyDevicesPictureTests {
-    @Test("2,000 fingerprint-style devices: a legend of at most 12 entries, no taller than twice its width, survey points visible")
+    @Test(
+        "2,000 fingerprint-style devices: a legend of at most 12 entries, no taller than twice its width, survey points visible"
+    )
     func fingerprints() throws {
         let plan = try FloorPlan.load(path: PlanPictureTests.examples.appendingPathComponent("office-plan.json").path)
         var fixes = "timestamp,device,x,y,floor,accuracy\n"
@@ -18,10 +21,12 @@ struct ManyDevicesPictureTests {
             let t = Double(device) * 10
             truth += "\(t),d\(device),\(x),\(y),0\n\(t + 120),d\(device),\(x),\(y),0\n"
             for k in 0..<(1 + device % 3) {
-                fixes += "\(t + 10 + Double(k) * 30),d\(device),\(x + g.gaussian(sigma: 1.5)),\(y + g.gaussian(sigma: 1.5)),0,1.8\n"
+                fixes +=
+                    "\(t + 10 + Double(k) * 30),d\(device),\(x + g.gaussian(sigma: 1.5)),\(y + g.gaussian(sigma: 1.5)),0,1.8\n"
             }
         }
-        let picture = try PlanPicture(plan: plan, fixes: TrackTable.read(text: fixes), truth: TrackTable.read(text: truth))
+        let picture = try PlanPicture(
+            plan: plan, fixes: TrackTable.read(text: fixes), truth: TrackTable.read(text: truth))
         #expect(picture.legendEntries.count <= 12)
         let named = picture.namedDevices.count
         #expect(named >= 1 && named < 12)

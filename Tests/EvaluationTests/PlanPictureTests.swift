@@ -1,12 +1,14 @@
+import Evaluation
 import Foundation
+import PositioningIO
+import TestSupport
+import Testing
+
+@testable import Rendering
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-import TestSupport
-import PositioningIO
-import Evaluation
-@testable import Rendering
 
 /// Collects the elements of an SVG document; parsing fails on malformed XML.
 final class SVGElements: NSObject, XMLParserDelegate {
@@ -21,8 +23,10 @@ final class SVGElements: NSObject, XMLParserDelegate {
         return parser.parse() ? collector : nil
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         elements.append((name, attributes))
         if name == "text" { currentText = "" }
     }
@@ -30,7 +34,10 @@ final class SVGElements: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) { currentText? += string }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if name == "text", let text = currentText { texts.append(text); currentText = nil }
+        if name == "text", let text = currentText {
+            texts.append(text)
+            currentText = nil
+        }
     }
 
     func count(_ name: String) -> Int { elements.filter { $0.name == name }.count }
@@ -49,17 +56,19 @@ struct PlanPictureTests {
         let truth = try TrackTable.read(path: Self.examples.appendingPathComponent("office-truth.csv").path)
         let picture = try PlanPicture(plan: plan, fixes: fixes, truth: truth)
         let svg = try #require(SVGElements.parse(picture.svg()))
-        for beacon in plan.beacons { #expect(svg.texts.contains(String(beacon.identity.minor)), "beacon \(beacon.identity)") }
+        for beacon in plan.beacons {
+            #expect(svg.texts.contains(String(beacon.identity.minor)), "beacon \(beacon.identity)")
+        }
         for zone in plan.floors[0].zones { #expect(svg.texts.contains(zone.name ?? zone.id)) }
         let solid = svg.elements.filter { $0.name == "polyline" && $0.attributes["stroke-dasharray"] == nil }
         let dashed = svg.elements.filter { $0.name == "polyline" && $0.attributes["stroke-dasharray"] != nil }
-        #expect(Set(solid.compactMap { $0.attributes["stroke"] }).count == 3)   // three devices, three colours
-        #expect(dashed.count >= 3)                                               // a true track per device
+        #expect(Set(solid.compactMap { $0.attributes["stroke"] }).count == 3)  // three devices, three colours
+        #expect(dashed.count >= 3)  // a true track per device
         // Ellipses every few fixes: 165 fixes in 3 tracks, the longest 84 → every 6th.
         #expect(picture.ellipseEvery == 6)
         #expect(svg.count("ellipse") >= 165 / 6)
-        #expect(svg.texts.contains("5 m"))           // the scale bar (a fifth of the view, which includes the ellipses)
-        #expect(svg.texts.contains("true track"))                                // the legend
+        #expect(svg.texts.contains("5 m"))  // the scale bar (a fifth of the view, which includes the ellipses)
+        #expect(svg.texts.contains("true track"))  // the legend
     }
 
     @Test("a simulated walk: the engine's track over the plan, the walk as truth")
@@ -71,20 +80,35 @@ struct PlanPictureTests {
         let beacons = walk.beacons.enumerated().map { index, p in
             Beacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(100 + index)), position: p)
         }
-        let plan = try FloorPlan(name: "simulated", defaults: PlanDefaults(receiverHeight: configuration.receiverHeight), floors: [
-            Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)]),
-                  beacons: beacons)])
+        let plan = try FloorPlan(
+            name: "simulated", defaults: PlanDefaults(receiverHeight: configuration.receiverHeight),
+            floors: [
+                Floor(
+                    level: 0,
+                    outline: Polygon([
+                        Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)
+                    ]),
+                    beacons: beacons)
+            ])
         let samples = walk.samples.map {
             RSSISample(timestamp: $0.time, identity: beacons[$0.beacon].identity, rssi: $0.rssi)
         }
         let reports = try PositioningEngine.locate(samples, plan: plan)
-        let fixes = TrackTable(tracks: ["": reports.map {
-            TrackPoint(timestamp: $0.timestamp, x: $0.position.x, y: $0.position.y, floor: $0.level, accuracy: $0.accuracy)
-        }], hasDevices: false, hasFloor: true, hasAccuracy: true)
-        let truth = TrackTable(tracks: ["": stride(from: 0.0, through: 60, by: 0.5).map {
-            let p = walk.position(at: $0)
-            return TrackPoint(timestamp: $0, x: p.x, y: p.y)
-        }], hasDevices: false, hasFloor: false, hasAccuracy: false)
+        let fixes = TrackTable(
+            tracks: [
+                "": reports.map {
+                    TrackPoint(
+                        timestamp: $0.timestamp, x: $0.position.x, y: $0.position.y, floor: $0.level,
+                        accuracy: $0.accuracy)
+                }
+            ], hasDevices: false, hasFloor: true, hasAccuracy: true)
+        let truth = TrackTable(
+            tracks: [
+                "": stride(from: 0.0, through: 60, by: 0.5).map {
+                    let p = walk.position(at: $0)
+                    return TrackPoint(timestamp: $0, x: p.x, y: p.y)
+                }
+            ], hasDevices: false, hasFloor: false, hasAccuracy: false)
         let picture = try PlanPicture(plan: plan, fixes: fixes, truth: truth)
         let svg = try #require(SVGElements.parse(picture.svg()))
         for index in beacons.indices { #expect(svg.texts.contains(String(100 + index))) }
@@ -100,7 +124,11 @@ struct PlanPictureTests {
 
     @Test("covariance columns give rotated ellipses; accuracy alone gives circles")
     func ellipses() throws {
-        let plan = try FloorPlan(name: "", floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 10, y: 0), Point2D(x: 10, y: 10)]))])
+        let plan = try FloorPlan(
+            name: "",
+            floors: [
+                Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 10, y: 0), Point2D(x: 10, y: 10)]))
+            ])
         let fixes = try TrackTable.read(text: "timestamp,x,y,accuracy,varX,varY,covXY\n0,5,5,2,3,1,1\n")
         let picture = try PlanPicture(plan: plan, fixes: fixes)
         let e = try #require(picture.ellipsePixels(fixes.tracks[""]![0]))
@@ -117,15 +145,28 @@ struct PlanPictureTests {
     func badChoices() throws {
         let plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
         let fixes = try TrackTable.read(path: Self.fixtures.appendingPathComponent("office-fixes.csv").path)
-        #expect(throws: EvaluationError.unknownLevel(3, available: [0])) { try PlanPicture(plan: plan, fixes: fixes, level: 3) }
+        #expect(throws: EvaluationError.unknownLevel(3, available: [0])) {
+            try PlanPicture(plan: plan, fixes: fixes, level: 3)
+        }
         #expect(throws: EvaluationError.self) { try PlanPicture(plan: plan, fixes: fixes, device: "nobody") }
-        #expect(EvaluationError.unknownLevel(3, available: [0, 1]).description == "level 3 is not in the plan; its levels are 0, 1")
+        #expect(
+            EvaluationError.unknownLevel(3, available: [0, 1]).description
+                == "level 3 is not in the plan; its levels are 0, 1")
     }
 
     @Test("labels from the files are escaped: the SVG stays well-formed")
     func escaping() throws {
-        let plan = try FloorPlan(name: "A & <B>", floors: [Floor(level: 0, zones: [
-            Zone(id: "z", name: "\"quoted\" <zone>", polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 4, y: 0), Point2D(x: 0, y: 4)]))])])
+        let plan = try FloorPlan(
+            name: "A & <B>",
+            floors: [
+                Floor(
+                    level: 0,
+                    zones: [
+                        Zone(
+                            id: "z", name: "\"quoted\" <zone>",
+                            polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 4, y: 0), Point2D(x: 0, y: 4)]))
+                    ])
+            ])
         let fixes = try TrackTable.read(text: "timestamp,device,x,y\n0,<d&>,1,1\n1,<d&>,2,1\n")
         let events = try RegionEvent.read(text: "timestamp,region,state,device\n0.5,<r>,satisfied,<d&>\n")
         let svg = try #require(SVGElements.parse(try PlanPicture(plan: plan, fixes: fixes, events: events).svg()))
@@ -136,37 +177,49 @@ struct PlanPictureTests {
     @Test("regions: circles, zones and beacons drawn and labelled; events without fixes sit at their region")
     func regions() throws {
         let plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
-        let regions = try RegionsFile.load(path: Self.examples.appendingPathComponent("office-regions.json").path, plan: plan)
-        let events = try RegionEvent.read(text: "timestamp,region,state\n1,table,satisfied\n2,desk-7,satisfied\n3,table,unsatisfied\n")
+        let regions = try RegionsFile.load(
+            path: Self.examples.appendingPathComponent("office-regions.json").path, plan: plan)
+        let events = try RegionEvent.read(
+            text: "timestamp,region,state\n1,table,satisfied\n2,desk-7,satisfied\n3,table,unsatisfied\n")
         let picture = try PlanPicture(plan: plan, events: events, regions: regions)
         #expect(picture.regions.map(\.id) == regions.regions.map(\.id))
         let svg = try #require(SVGElements.parse(picture.svg()))
         #expect(svg.texts.contains("table") && svg.texts.contains("desk-7"))
-        #expect(!svg.texts.contains("site"))   // a wildcard over all 12 beacons gets no rings
+        #expect(!svg.texts.contains("site"))  // a wildcard over all 12 beacons gets no rings
         // The table circle (10, 9) r 2.5 m, dashed; the events without a track sit at its centre.
         let (cx, cy) = picture.projection.pixel(10, 9)
         let circles = svg.elements.filter { $0.name == "circle" && $0.attributes["stroke-dasharray"] != nil }
-        let table = circles.first { abs((Double($0.attributes["r"] ?? "") ?? 0) - 2.5 * picture.projection.scale) < 0.01 }
+        let table = circles.first {
+            abs((Double($0.attributes["r"] ?? "") ?? 0) - 2.5 * picture.projection.scale) < 0.01
+        }
         #expect(table != nil)
-        let marks = svg.elements.filter { $0.name == "circle" && $0.attributes["r"] == "5" && $0.attributes["stroke"] != nil }
+        let marks = svg.elements.filter {
+            $0.name == "circle" && $0.attributes["r"] == "5" && $0.attributes["stroke"] != nil
+        }
         #expect(marks.count == 3)
-        #expect(marks.filter { abs(Double($0.attributes["cx"]!)! - cx) < 0.01 && abs(Double($0.attributes["cy"]!)! - cy) < 0.01 }.count == 2)
+        #expect(
+            marks.filter {
+                abs(Double($0.attributes["cx"]!)! - cx) < 0.01 && abs(Double($0.attributes["cy"]!)! - cy) < 0.01
+            }.count == 2)
         #expect(svg.texts.contains("→ table") && svg.texts.contains("← table") && svg.texts.contains("→ desk-7"))
         // Regions of another floor are left out.
-        let upstairs = try RegionsFile(jsonData: Data(#"{"regions": [{"id": "up", "circle": {"x": 1, "y": 1, "radius": 1, "level": 1}}]}"#.utf8), plan: plan)
+        let upstairs = try RegionsFile(
+            jsonData: Data(#"{"regions": [{"id": "up", "circle": {"x": 1, "y": 1, "radius": 1, "level": 1}}]}"#.utf8),
+            plan: plan)
         #expect(try PlanPicture(plan: plan, regions: upstairs).regions.isEmpty)
     }
 
     @Test("one floor per picture: the floor with the most fixes by default, the others left out")
     func floors() throws {
         let square = Polygon([Point2D(x: 0, y: 0), Point2D(x: 10, y: 0), Point2D(x: 10, y: 10), Point2D(x: 0, y: 10)])
-        let plan = try FloorPlan(name: "two floors", floors: [Floor(level: 0, outline: square), Floor(level: 1, outline: square)])
+        let plan = try FloorPlan(
+            name: "two floors", floors: [Floor(level: 0, outline: square), Floor(level: 1, outline: square)])
         let fixes = try TrackTable.read(text: "timestamp,x,y,floor\n0,1,1,0\n1,2,2,1\n2,3,3,1\n3,4,4,1\n")
         let busiest = try PlanPicture(plan: plan, fixes: fixes)
         #expect(busiest.floor.level == 1 && busiest.fixes[""]?.count == 3)
         let ground = try PlanPicture(plan: plan, fixes: fixes, level: 0)
         #expect(ground.fixes[""]?.count == 1)
         #expect(ground.title == "two floors — level 0")
-        #expect(try PlanPicture(plan: plan).floor.level == 0)   // no fixes: the first floor
+        #expect(try PlanPicture(plan: plan).floor.level == 0)  // no fixes: the first floor
     }
 }

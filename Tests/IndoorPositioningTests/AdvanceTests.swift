@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Advancing the clock, and finishing")
 struct AdvanceTests {
@@ -20,7 +20,7 @@ struct AdvanceTests {
     func fivePredictions() throws {
         let site = try SimulatedSite(seed: 12, configuration: Self.walk)
         let t0 = site.samples.map(\.timestamp).min()!
-        let t = t0 + 30   // an epoch boundary: the last epoch with samples ends at t
+        let t = t0 + 30  // an epoch boundary: the last epoch with samples ends at t
         var engine = try PositioningEngine(plan: site.plan)
         let tracked = Self.stream(site.samples.filter { $0.timestamp < t }, into: &engine)
         engine.advance(to: t + 5)
@@ -39,7 +39,9 @@ struct AdvanceTests {
         #expect(zip(accuracies, accuracies.dropFirst()).allSatisfy { $0 < $1 }, "\(accuracies)")
         // The truth stays inside a generous 3-sigma radius of the predictions.
         for report in predicted {
-            #expect(site.error(of: report) <= 3 * report.accuracy, "error \(site.error(of: report)) m, accuracy \(report.accuracy) m")
+            #expect(
+                site.error(of: report) <= 3 * report.accuracy,
+                "error \(site.error(of: report)) m, accuracy \(report.accuracy) m")
         }
         #expect(engine.statistics.reports == tracked.count + reports.count)
         // Advancing again to the same time reports nothing new.
@@ -60,7 +62,7 @@ struct AdvanceTests {
         var reports: [PositionReport] = []
         var clock = t0
         for sample in samples {
-            while clock + 1 <= sample.timestamp {   // a one-second timer on the samples' clock
+            while clock + 1 <= sample.timestamp {  // a one-second timer on the samples' clock
                 clock += 1
                 engine.advance(to: clock)
                 reports += engine.pull()
@@ -92,7 +94,8 @@ struct AdvanceTests {
         let cap = TrackerConfiguration().maximumPositionVariance
         let lastPredicted = try #require(reports.last)
         #expect(lastPredicted.isPredicted && lastPredicted.covariance.xx >= cap - 1e-9)
-        #expect(engine.push(RSSISample(timestamp: lastTime + 1, identity: SimulatedSite.identity(0), rssi: -60)) == .late)
+        #expect(
+            engine.push(RSSISample(timestamp: lastTime + 1, identity: SimulatedSite.identity(0), rssi: -60)) == .late)
     }
 
     @Test("a one-second timer and one far advance give the same predictions, ending at the covariance cap")
@@ -129,11 +132,14 @@ struct AdvanceTests {
         engine.advance(to: site.samples.map(\.timestamp).max()! + 10)
         let closed = engine.pull()
         #expect(closed.count == 1 && closed[0].source == .fix)
-        #expect(streamed.count + closed.count == (try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)).count)
+        #expect(
+            streamed.count + closed.count
+                == (try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)).count)
     }
 
-    @Test("finish() stamps every report at its epoch's end, never later; a push after finish never reports an epoch twice",
-          arguments: [0.0, 0.5])
+    @Test(
+        "finish() stamps every report at its epoch's end, never later; a push after finish never reports an epoch twice",
+        arguments: [0.0, 0.5])
     func finishStamps(reorderDelay: Double) throws {
         let site = try SimulatedSite(seed: 16, configuration: Self.walk)
         let t0 = site.samples.map(\.timestamp).min()!
@@ -145,7 +151,7 @@ struct AdvanceTests {
         reports += finished
         for report in reports {
             let k = (report.timestamp - t0).rounded()
-            #expect(abs(report.timestamp - t0 - k) < 1e-9)   // an epoch end
+            #expect(abs(report.timestamp - t0 - k) < 1e-9)  // an epoch end
             // The epoch [end − 1, end) it stands for had samples: the stamp is not past its epoch.
             #expect(site.samples.contains { $0.timestamp >= report.timestamp - 1 && $0.timestamp < report.timestamp })
         }

@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// The engine's side of Docs/BadInput.md: bad samples are dropped and counted, never fatal,
 /// never a hang, never a NaN.
@@ -24,8 +24,10 @@ struct BadInputTests {
             scaled.timestamp = 1.6e18 + sample.timestamp * 1e9
             #expect(engine.push(scaled) == .invalidTime)
         }
-        for time in [1e308, -1e308, 1e16, RSSISample.timestampLimit.nextUp, -RSSISample.timestampLimit.nextUp,
-                     .nan, .infinity, -.infinity] {
+        for time in [
+            1e308, -1e308, 1e16, RSSISample.timestampLimit.nextUp, -RSSISample.timestampLimit.nextUp,
+            .nan, .infinity, -.infinity
+        ] {
             var sample = site.samples[0]
             sample.timestamp = time
             #expect(engine.push(sample) == .invalidTime, "time \(time)")
@@ -57,8 +59,16 @@ struct BadInputTests {
             #expect(reports.count == plain.count, "offset \(offset)")
         }
         // One device heard at −1e10 s, then again at +1e10 s: one gap of 2e10 s, closed in one step.
-        let early = site.samples.prefix(200).map { s -> RSSISample in var t = s; t.timestamp -= RSSISample.timestampLimit; return t }
-        let late = site.samples.prefix(200).map { s -> RSSISample in var t = s; t.timestamp += RSSISample.timestampLimit - 100; return t }
+        let early = site.samples.prefix(200).map { s -> RSSISample in
+            var t = s
+            t.timestamp -= RSSISample.timestampLimit
+            return t
+        }
+        let late = site.samples.prefix(200).map { s -> RSSISample in
+            var t = s
+            t.timestamp += RSSISample.timestampLimit - 100
+            return t
+        }
         let reports = try PositioningEngine.locate(early + late, plan: site.plan, smooth: true)
         #expect(reports.count > 10)
         #expect(Self.reportsAreFinite(reports))
@@ -71,7 +81,11 @@ struct BadInputTests {
         configuration.epoch = 0.01
         configuration.tracking = .none
         let base = RSSISample.timestampLimit - 10
-        let samples = site.samples.prefix(300).map { s -> RSSISample in var t = s; t.timestamp += base; return t }
+        let samples = site.samples.prefix(300).map { s -> RSSISample in
+            var t = s
+            t.timestamp += base
+            return t
+        }
         let reports = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
         // The same samples near zero give the same number of epochs: no epoch is lost to rounding.
         let near = site.samples.prefix(300).map { $0 }
@@ -86,13 +100,22 @@ struct BadInputTests {
         let site = try SimulatedSite(seed: 8)
         var engine = try PositioningEngine(plan: site.plan)
         let id = SimulatedSite.identity(0)
-        let cases: [(Double, RSSIRejection)] = [(.infinity, .nonFinite(.infinity)), (-.infinity, .nonFinite(-.infinity)),
-                                                (42, .positive(42)), (0, .noReading(0)), (127, .noReading(127))]
+        let cases: [(Double, RSSIRejection)] = [
+            (.infinity, .nonFinite(.infinity)), (-.infinity, .nonFinite(-.infinity)),
+            (42, .positive(42)), (0, .noReading(0)), (127, .noReading(127))
+        ]
         for (rssi, reason) in cases {
-            #expect(engine.push(RSSISample(timestamp: 0, identity: id, rssi: rssi)) == .invalidRSSI(reason), "rssi \(rssi)")
+            #expect(
+                engine.push(RSSISample(timestamp: 0, identity: id, rssi: rssi)) == .invalidRSSI(reason), "rssi \(rssi)")
         }
-        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: .nan)) {} else { Issue.record("NaN accepted") }
-        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: -200)) {} else { Issue.record("−200 dBm accepted") }
+        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: .nan)) {
+        } else {
+            Issue.record("NaN accepted")
+        }
+        if case .invalidRSSI = engine.push(RSSISample(timestamp: 0, identity: id, rssi: -200)) {
+        } else {
+            Issue.record("−200 dBm accepted")
+        }
         #expect(engine.statistics.invalidRSSI == 7)
         #expect(engine.statistics.accepted == 0)
     }
@@ -111,11 +134,16 @@ struct BadInputTests {
     @Test("a plan with a coordinate beyond ±1e6 m is refused naming the JSON path")
     func enormousCoordinates() throws {
         let beacon = Beacon(identity: SimulatedSite.identity(0), position: Point3D(x: 2e6, y: 0, z: 2))
-        #expect(throws: FloorPlanError.outOfRange(path: "floors[0].beacons[0].x", value: "2000000.0", range: "-1e6...1e6 m")) {
+        #expect(
+            throws: FloorPlanError.outOfRange(path: "floors[0].beacons[0].x", value: "2000000.0", range: "-1e6...1e6 m")
+        ) {
             try FloorPlan(name: "far", floors: [Floor(level: 0, beacons: [beacon])])
         }
         let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: 1e7, y: 0), Point2D(x: 0, y: 1)])
-        #expect(throws: FloorPlanError.outOfRange(path: "floors[0].outline[1][0]", value: "10000000.0", range: "-1e6...1e6 m")) {
+        #expect(
+            throws: FloorPlanError.outOfRange(
+                path: "floors[0].outline[1][0]", value: "10000000.0", range: "-1e6...1e6 m")
+        ) {
             try FloorPlan(name: "far", floors: [Floor(level: 0, outline: outline)])
         }
     }

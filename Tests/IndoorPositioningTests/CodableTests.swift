@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Codable round trips")
 struct CodableTests {
@@ -21,13 +21,16 @@ struct CodableTests {
         raw.tracking = .none
         reports += try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)
         // Two beacons only: fallbacks.
-        let two = site.samples.filter { $0.identity == SimulatedSite.identity(0) || $0.identity == SimulatedSite.identity(1) }
+        let two = site.samples.filter {
+            $0.identity == SimulatedSite.identity(0) || $0.identity == SimulatedSite.identity(1)
+        }
         reports += try PositioningEngine.locate(two, plan: site.plan, configuration: raw)
         let sources = Set(reports.map(\.source))
         #expect(sources == [.smoothed, .fix, .fallback])
         #expect(try Self.roundTrip(reports) == reports)
 
-        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(reports[0])) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(reports[0])) as? [String: Any])
         // JSONSerialization may parse a double one unit in the last place off (JSONDecoder does not).
         let accuracy = try #require(json["accuracy"] as? Double)
         let semiMajor = try #require((json["ellipse"] as? [String: Any])?["semiMajor"] as? Double)
@@ -39,7 +42,8 @@ struct CodableTests {
 
     @Test("a report written with only an accuracy reads back with the isotropic covariance")
     func accuracyOnly() throws {
-        let text = #"{"timestamp": 3, "position": {"x": 1, "y": 2, "z": 1.2}, "level": 0, "accuracy": 2,"#
+        let text =
+            #"{"timestamp": 3, "position": {"x": 1, "y": 2, "z": 1.2}, "level": 0, "accuracy": 2,"#
             + #" "source": "fix", "beaconCount": 4}"#
         let report = try JSONDecoder().decode(PositionReport.self, from: Data(text.utf8))
         #expect(report.covariance == PositionCovariance(xx: 2, xy: 0, yy: 2))
@@ -50,10 +54,11 @@ struct CodableTests {
     func fixes() throws {
         let site = try SimulatedSite(seed: 9, configuration: Self.walk)
         var observations = site.observations(before: 2)
-        var solver = TrilaterationSolver(configuration: PlanConfiguration(plan: site.plan, floor: site.plan.floors[0]).solver)
+        var solver = TrilaterationSolver(
+            configuration: PlanConfiguration(plan: site.plan, floor: site.plan.floors[0]).solver)
         let converged = try solver.solve(observations)
         #expect(converged.status.isDetermined)
-        observations[0].meanRSSI -= 30   // a beacon 30 dB off: rejected
+        observations[0].meanRSSI -= 30  // a beacon 30 dB off: rejected
         let rejecting = try solver.solve(observations)
         #expect(!rejecting.rejectedBeacons.isEmpty)
         let fallback = try solver.solve(Array(observations.suffix(2)))
@@ -67,11 +72,15 @@ struct CodableTests {
         sorted.outputFormatting = [.sortedKeys]
         let status = String(decoding: try sorted.encode(fallback.status), as: UTF8.self)
         #expect(status == #"{"available":2,"kind":"fallback","reason":"tooFewBeacons","required":3}"#)
-        #expect(String(decoding: try sorted.encode(FixStatus.degenerate(rank: 1)), as: UTF8.self) == #"{"kind":"degenerate","rank":1}"#)
+        #expect(
+            String(decoding: try sorted.encode(FixStatus.degenerate(rank: 1)), as: UTF8.self)
+                == #"{"kind":"degenerate","rank":1}"#)
         let rejection = String(decoding: try sorted.encode(rejecting.rejectedBeacons[0].reason), as: UTF8.self)
         #expect(rejection.hasPrefix(#"{"normalized":"#) && rejection.contains(#""reason":"inconsistentResidual""#))
-        for status: FixStatus in [.converged, .iterationLimit, .degenerate(rank: 2), .fallback(.unsolved),
-                                  .fallback(.coincidentBeacons), .fallback(.tooFewBeacons(available: 1, required: 4))] {
+        for status: FixStatus in [
+            .converged, .iterationLimit, .degenerate(rank: 2), .fallback(.unsolved),
+            .fallback(.coincidentBeacons), .fallback(.tooFewBeacons(available: 1, required: 4))
+        ] {
             #expect(try Self.roundTrip(status) == status)
         }
         #expect(throws: DecodingError.self) {
@@ -82,16 +91,20 @@ struct CodableTests {
     @Test("samples, estimates, observations, statistics and tracking modes survive JSON unchanged")
     func smallTypes() throws {
         let id = SimulatedSite.identity(3)
-        let samples = [RSSISample(timestamp: 1.25, identity: id, rssi: -71, device: "a"),
-                       RSSISample(timestamp: 2, identity: id, rssi: -64.5)]
+        let samples = [
+            RSSISample(timestamp: 1.25, identity: id, rssi: -71, device: "a"),
+            RSSISample(timestamp: 2, identity: id, rssi: -64.5)
+        ]
         #expect(try Self.roundTrip(samples) == samples)
-        let estimate = TrackEstimate(time: 4, position: Point2D(x: 1, y: 2), velocity: Point2D(x: 0.5, y: -0.25),
-                                     covarianceXX: 1, covarianceXY: 0.2, covarianceYY: 0.5, level: 1)
+        let estimate = TrackEstimate(
+            time: 4, position: Point2D(x: 1, y: 2), velocity: Point2D(x: 0.5, y: -0.25),
+            covarianceXX: 1, covarianceXY: 0.2, covarianceYY: 0.5, level: 1)
         #expect(try Self.roundTrip(estimate) == estimate)
         #expect(try Self.roundTrip([PositioningEngine.TrackingMode.kalman, .none]) == [.kalman, .none])
-        let observation = BeaconObservation(identity: id, position: Point3D(x: 1, y: 2, z: 2.5), level: 0,
-                                            model: PathLossModel(measuredPower: -60, exponent: 2.2, sigma: 5),
-                                            meanRSSI: -71.5, count: 4)
+        let observation = BeaconObservation(
+            identity: id, position: Point3D(x: 1, y: 2, z: 2.5), level: 0,
+            model: PathLossModel(measuredPower: -60, exponent: 2.2, sigma: 5),
+            meanRSSI: -71.5, count: 4)
         #expect(try Self.roundTrip(observation) == observation)
         let site = try SimulatedSite(seed: 2, configuration: Self.walk)
         var engine = try PositioningEngine(plan: site.plan)
@@ -130,8 +143,9 @@ struct CodableTests {
             _ = try JSONDecoder().decode(Site.self, from: Data(text.utf8))
             Issue.record("a major of 70000 must not decode")
         } catch DecodingError.dataCorrupted(let context) {
-            #expect(context.debugDescription.contains("floors[0].beacons[0].major: 70000 is out of range 0...65535"),
-                    "\(context.debugDescription)")
+            #expect(
+                context.debugDescription.contains("floors[0].beacons[0].major: 70000 is out of range 0...65535"),
+                "\(context.debugDescription)")
             #expect(context.codingPath.map(\.stringValue) == ["plan"])
         }
     }

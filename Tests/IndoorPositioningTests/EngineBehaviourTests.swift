@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Engine behaviour")
 struct EngineBehaviourTests {
@@ -67,7 +67,8 @@ struct EngineBehaviourTests {
         var engine = try PositioningEngine(plan: site.plan)
         let stranger = BeaconIdentity(uuid: UUID(), major: 9, minor: 9)
         let id = SimulatedSite.identity(0)
-        if case .invalidRSSI(.nonFinite) = engine.push(RSSISample(timestamp: 0, identity: id, rssi: .nan)) {} else {
+        if case .invalidRSSI(.nonFinite) = engine.push(RSSISample(timestamp: 0, identity: id, rssi: .nan)) {
+        } else {
             Issue.record("NaN RSSI must be rejected as non-finite")
         }
         #expect(engine.push(RSSISample(timestamp: 0, identity: id, rssi: 42)) == .invalidRSSI(.positive(42)))
@@ -106,16 +107,19 @@ struct EngineBehaviourTests {
     @Test("beacons all on one line give finite positions and accuracies, never NaN")
     func collinearBeacons() throws {
         var configuration = Self.shortWalk
-        configuration.beaconLayout = [Point2D(x: 2, y: 8), Point2D(x: 8, y: 8), Point2D(x: 14, y: 8), Point2D(x: 22, y: 8)]
+        configuration.beaconLayout = [
+            Point2D(x: 2, y: 8), Point2D(x: 8, y: 8), Point2D(x: 14, y: 8), Point2D(x: 22, y: 8)
+        ]
         let site = try SimulatedSite(seed: 81, configuration: configuration)
         for tracking in PositioningEngine.TrackingMode.allCases {
             var engine = PositioningEngine.Configuration()
             engine.tracking = tracking
             let reports = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: engine)
             #expect(reports.count >= 55)
-            #expect(reports.allSatisfy {
-                $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite && $0.accuracy > 0
-            })
+            #expect(
+                reports.allSatisfy {
+                    $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite && $0.accuracy > 0
+                })
         }
     }
 
@@ -157,12 +161,14 @@ struct EngineBehaviourTests {
         #expect(reports == (try PositioningEngine.locate(site.samples, plan: site.plan)))
     }
 
-    @Test("bad configurations and empty plans are typed errors", arguments: [
-        PositioningEngine.Configuration(epoch: 0),
-        PositioningEngine.Configuration(epoch: .nan),
-        PositioningEngine.Configuration(reorderDelay: -1),
-        PositioningEngine.Configuration(sampleSigma: 0),
-    ])
+    @Test(
+        "bad configurations and empty plans are typed errors",
+        arguments: [
+            PositioningEngine.Configuration(epoch: 0),
+            PositioningEngine.Configuration(epoch: .nan),
+            PositioningEngine.Configuration(reorderDelay: -1),
+            PositioningEngine.Configuration(sampleSigma: 0)
+        ])
     func badConfiguration(_ configuration: PositioningEngine.Configuration) throws {
         let site = try SimulatedSite(seed: 1, configuration: Self.shortWalk)
         #expect(throws: PositioningError.self) {

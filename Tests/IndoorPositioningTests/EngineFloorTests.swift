@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// Two floors 4 m apart with the same 8-beacon layout; the walker spends the first half on
 /// level 0 and the second on level 1. Beacons of the other floor are heard through the slab
@@ -13,27 +13,35 @@ struct EngineFloorTests {
 
     /// `onStairs` puts the walker halfway between the floors with no slab in between, where
     /// both floors' beacons sound alike and only noise decides which is louder.
-    static func site(seed: UInt64, switchAt: Double, duration: Double = 120, onStairs: Bool = false) throws
-        -> (plan: FloorPlan, samples: [RSSISample], walk: WalkSimulator) {
+    static func site(
+        seed: UInt64, switchAt: Double, duration: Double = 120, onStairs: Bool = false
+    ) throws
+        -> (plan: FloorPlan, samples: [RSSISample], walk: WalkSimulator)
+    {
         var configuration = WalkSimulator.Configuration()
         configuration.duration = duration
         let walk = WalkSimulator(seed: seed, configuration: configuration)
         let c = walk.configuration
-        let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
-                               Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)])
+        let outline = Polygon([
+            Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
+            Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)
+        ])
         var floors: [Floor] = []
         for level in 0...1 {
             let beacons = walk.beacons.enumerated().map { index, p in
-                Beacon(identity: BeaconIdentity(uuid: SimulatedSite.uuid, major: UInt16(level), minor: UInt16(index + 1)),
-                       position: Point3D(x: p.x, y: p.y, z: p.z))
+                Beacon(
+                    identity: BeaconIdentity(uuid: SimulatedSite.uuid, major: UInt16(level), minor: UInt16(index + 1)),
+                    position: Point3D(x: p.x, y: p.y, z: p.z))
             }
             floors.append(Floor(level: level, elevation: Double(level) * elevation, outline: outline, beacons: beacons))
         }
-        let plan = try FloorPlan(name: "two floors",
-                                 defaults: PlanDefaults(measuredPower: c.model.measuredPower,
-                                                        pathLossExponent: c.model.exponent,
-                                                        receiverHeight: c.receiverHeight),
-                                 floors: floors)
+        let plan = try FloorPlan(
+            name: "two floors",
+            defaults: PlanDefaults(
+                measuredPower: c.model.measuredPower,
+                pathLossExponent: c.model.exponent,
+                receiverHeight: c.receiverHeight),
+            floors: floors)
         var g = SeededGenerator(seed: seed &+ 99)
         var samples: [RSSISample] = []
         var t = 0.0
@@ -46,11 +54,15 @@ struct EngineFloorTests {
                 for (index, b) in walk.beacons.enumerated() {
                     let beacon = Point3D(x: b.x, y: b.y, z: Double(level) * elevation + b.z)
                     let loss = level == onLevel || onStairs ? 0 : floorLoss
-                    let rssi = c.model.expectedRSSI(atDistance: receiver.distance(to: beacon)) - loss + g.gaussian(sigma: 4)
-                    samples.append(RSSISample(timestamp: t + Double(index) * 0.03,
-                                              identity: BeaconIdentity(uuid: SimulatedSite.uuid, major: UInt16(level),
-                                                                       minor: UInt16(index + 1)),
-                                              rssi: rssi))
+                    let rssi =
+                        c.model.expectedRSSI(atDistance: receiver.distance(to: beacon)) - loss + g.gaussian(sigma: 4)
+                    samples.append(
+                        RSSISample(
+                            timestamp: t + Double(index) * 0.03,
+                            identity: BeaconIdentity(
+                                uuid: SimulatedSite.uuid, major: UInt16(level),
+                                minor: UInt16(index + 1)),
+                            rssi: rssi))
                 }
             }
             t += 0.25

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import IndoorPositioning
 
 @Suite("Engine: idle devices are released")
@@ -48,7 +49,8 @@ struct EngineIdleReleaseTests {
         #expect(released.statistics.releasedDevices >= 190)
         let key = { (r: PositionReport) in "\(r.device ?? "")@\(r.timestamp)" }
         #expect(releasedReports.count == keptReports.count)
-        #expect(Dictionary(uniqueKeysWithValues: releasedReports.map { (key($0), $0) })
+        #expect(
+            Dictionary(uniqueKeysWithValues: releasedReports.map { (key($0), $0) })
                 == Dictionary(uniqueKeysWithValues: keptReports.map { (key($0), $0) }))
     }
 
@@ -79,7 +81,9 @@ struct EngineIdleReleaseTests {
         for bad in [0, -1, Double.nan, .infinity] {
             var configuration = PositioningEngine.Configuration()
             configuration.idleRelease = bad
-            #expect(throws: PositioningError.self) { _ = try PositioningEngine(plan: site.plan, configuration: configuration) }
+            #expect(throws: PositioningError.self) {
+                _ = try PositioningEngine(plan: site.plan, configuration: configuration)
+            }
         }
     }
 }

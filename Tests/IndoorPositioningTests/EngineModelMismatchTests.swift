@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// The engine on simulated walks whose signals break the plan's model the way real sites do:
 /// a phone with a gain offset, time-correlated shadowing, a wrong path-loss exponent.
@@ -14,14 +14,17 @@ struct EngineModelMismatchTests {
     }
 
     /// Means over the seeds (RMSE after the first 30 s), and the worst offset error after 60 s.
-    static func run(_ simulation: WalkSimulator.Configuration,
-                    _ configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()) throws -> Result {
+    static func run(
+        _ simulation: WalkSimulator.Configuration,
+        _ configuration: PositioningEngine.Configuration = PositioningEngine.Configuration()
+    ) throws -> Result {
         var r = Result()
         for seed in seeds {
             let site = try SimulatedSite(seed: seed, configuration: simulation)
             let tracked = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: configuration)
-            let smoothed = try PositioningEngine.locate(site.samples, plan: site.plan, configuration: configuration,
-                                                        smooth: true)
+            let smoothed = try PositioningEngine.locate(
+                site.samples, plan: site.plan, configuration: configuration,
+                smooth: true)
             #expect(tracked.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
             r.causal += site.rmse(tracked, from: 30)
             r.smoothed += site.rmse(smoothed, from: 30)
@@ -29,19 +32,26 @@ struct EngineModelMismatchTests {
             r.smoothedHonesty += site.honesty(smoothed)
             let offsets = tracked.filter { $0.timestamp >= 60 }.compactMap(\.deviceOffset)
             #expect(!offsets.isEmpty)
-            r.worstOffsetError = max(r.worstOffsetError, offsets.map { abs($0 - simulation.deviceOffset) }.max() ?? .infinity)
+            r.worstOffsetError = max(
+                r.worstOffsetError, offsets.map { abs($0 - simulation.deviceOffset) }.max() ?? .infinity)
         }
         let n = Double(seeds.count)
-        return Result(causal: r.causal / n, smoothed: r.smoothed / n, honesty: r.honesty / n,
-                      smoothedHonesty: r.smoothedHonesty / n, worstOffsetError: r.worstOffsetError)
+        return Result(
+            causal: r.causal / n, smoothed: r.smoothed / n, honesty: r.honesty / n,
+            smoothedHonesty: r.smoothedHonesty / n, worstOffsetError: r.worstOffsetError)
     }
 
     static func describe(_ name: String, _ r: Result) {
-        print(String(format: "%@: causal %.3f m, smoothed %.3f m, honest %.0f %% / %.0f %%, worst offset error after 60 s %.2f dB",
-                     name, r.causal, r.smoothed, 100 * r.honesty, 100 * r.smoothedHonesty, r.worstOffsetError))
+        print(
+            String(
+                format:
+                    "%@: causal %.3f m, smoothed %.3f m, honest %.0f %% / %.0f %%, worst offset error after 60 s %.2f dB",
+                name, r.causal, r.smoothed, 100 * r.honesty, 100 * r.smoothedHonesty, r.worstOffsetError))
     }
 
-    @Test("A phone reading 8 dB high or low on an uncalibrated plan: RMSE within 10 % of the zero-offset walk after 30 s, offset within 1 dB after 60 s")
+    @Test(
+        "A phone reading 8 dB high or low on an uncalibrated plan: RMSE within 10 % of the zero-offset walk after 30 s, offset within 1 dB after 60 s"
+    )
     func deviceOffset() throws {
         let zero = try Self.run(WalkSimulator.Configuration())
         Self.describe("offset 0 dB", zero)

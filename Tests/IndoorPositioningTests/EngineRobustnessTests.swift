@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// A beacon that is 6 m away from where the plan says (moved towards the room's middle after
 /// the plan was made): the engine's consistency watch finds it over the epochs and sets it
@@ -33,10 +33,11 @@ struct EngineRobustnessTests {
             }
         }
         reports += engine.finish()
-        return Case(clean: clean.rmse(try PositioningEngine.locate(clean.samples, plan: clean.plan)),
-                    watched: site.rmse(reports),
-                    unwatched: site.rmse(try PositioningEngine.locate(site.samples, plan: site.plan, configuration: off)),
-                    setApart: Double(flagged) / Double(reports.count), othersSetApart: others)
+        return Case(
+            clean: clean.rmse(try PositioningEngine.locate(clean.samples, plan: clean.plan)),
+            watched: site.rmse(reports),
+            unwatched: site.rmse(try PositioningEngine.locate(site.samples, plan: site.plan, configuration: off)),
+            setApart: Double(flagged) / Double(reports.count), othersSetApart: others)
     }
 
     @Test("the misplaced beacon is set apart in most epochs and the RMSE stays within 1.3× the clean walk's")
@@ -45,11 +46,15 @@ struct EngineRobustnessTests {
         for seed: UInt64 in [1, 2, 3, 4] {
             for beacon in [0, 3, 5] {
                 let c = try Self.run(seed: seed, beacon: beacon)
-                print(String(format: "misplaced beacon %d, seed %llu: clean %.3f m, watched %.3f m (%.2f×), unwatched %.3f m (%.2f×), set apart in %.0f %% of epochs",
-                             beacon, seed, c.clean, c.watched, c.watched / c.clean, c.unwatched, c.unwatched / c.clean, 100 * c.setApart))
+                print(
+                    String(
+                        format:
+                            "misplaced beacon %d, seed %llu: clean %.3f m, watched %.3f m (%.2f×), unwatched %.3f m (%.2f×), set apart in %.0f %% of epochs",
+                        beacon, seed, c.clean, c.watched, c.watched / c.clean, c.unwatched, c.unwatched / c.clean,
+                        100 * c.setApart))
                 #expect(c.watched <= 1.3 * c.clean)
                 #expect(c.watched < c.unwatched)
-                #expect(c.setApart >= 0.4)   // measured 50–93 %
+                #expect(c.setApart >= 0.4)  // measured 50–93 %
                 #expect(c.othersSetApart == 0)
                 setApart += c.setApart
                 n += 1
@@ -74,8 +79,10 @@ struct EngineRobustnessTests {
     @Test("a sparse site (6 beacons) never sets a beacon apart, even one misplaced by 12 m: it needs every one")
     func sparseSite() throws {
         var configuration = WalkSimulator.Configuration()
-        configuration.beaconLayout = [Point2D(x: 1, y: 1), Point2D(x: 12, y: 1), Point2D(x: 23, y: 1),
-                                      Point2D(x: 23, y: 15), Point2D(x: 12, y: 15), Point2D(x: 1, y: 15)]
+        configuration.beaconLayout = [
+            Point2D(x: 1, y: 1), Point2D(x: 12, y: 1), Point2D(x: 23, y: 1),
+            Point2D(x: 23, y: 15), Point2D(x: 12, y: 15), Point2D(x: 1, y: 15)
+        ]
         let site = try SimulatedSite(seed: 3, configuration: configuration, misplaced: (1, Point2D(x: 0, y: 12)))
         var engine = try PositioningEngine(plan: site.plan)
         var highest = 0.0

@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// A phone going upstairs into another wing: level 1 lies 30 m east of level 0 (its own outline
 /// and beacons), so the position on the old floor means nothing on the new one.
@@ -9,8 +9,9 @@ import TestSupport
 struct EngineStairWalkTests {
     static let shift = 30.0
 
-    @Test("after the switch the position is the new floor's (no clamping to an edge), and the zone follows within its hysteresis",
-          arguments: [UInt64(1), 2, 3])
+    @Test(
+        "after the switch the position is the new floor's (no clamping to an edge), and the zone follows within its hysteresis",
+        arguments: [UInt64(1), 2, 3])
     func stairWalk(seed: UInt64) throws {
         var configuration = WalkSimulator.Configuration()
         configuration.duration = 120
@@ -19,17 +20,24 @@ struct EngineStairWalkTests {
         var floors: [Floor] = []
         for level in 0...1 {
             let dx = Double(level) * Self.shift
-            let outline = Polygon([Point2D(x: dx, y: 0), Point2D(x: dx + c.width, y: 0),
-                                   Point2D(x: dx + c.width, y: c.height), Point2D(x: dx, y: c.height)])
+            let outline = Polygon([
+                Point2D(x: dx, y: 0), Point2D(x: dx + c.width, y: 0),
+                Point2D(x: dx + c.width, y: c.height), Point2D(x: dx, y: c.height)
+            ])
             let beacons = walk.beacons.enumerated().map { index, p in
-                Beacon(identity: BeaconIdentity(uuid: SimulatedSite.uuid, major: UInt16(level), minor: UInt16(index + 1)),
-                       position: Point3D(x: p.x + dx, y: p.y, z: p.z))
+                Beacon(
+                    identity: BeaconIdentity(uuid: SimulatedSite.uuid, major: UInt16(level), minor: UInt16(index + 1)),
+                    position: Point3D(x: p.x + dx, y: p.y, z: p.z))
             }
             let zones = level == 1 ? [Zone(id: "east-wing", polygon: outline)] : []
-            floors.append(Floor(level: level, elevation: Double(level) * 4, outline: outline, zones: zones, beacons: beacons))
+            floors.append(
+                Floor(level: level, elevation: Double(level) * 4, outline: outline, zones: zones, beacons: beacons))
         }
-        let plan = try FloorPlan(name: "two wings", defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2,
-                                                                            receiverHeight: c.receiverHeight), floors: floors)
+        let plan = try FloorPlan(
+            name: "two wings",
+            defaults: PlanDefaults(
+                measuredPower: -59, pathLossExponent: 2,
+                receiverHeight: c.receiverHeight), floors: floors)
         // Upstairs at 60 s; the other floor's beacons are heard through the slab, 15 dB weaker.
         var g = SeededGenerator(seed: seed &+ 7)
         var samples: [RSSISample] = []
@@ -46,7 +54,8 @@ struct EngineStairWalkTests {
                     let b = Point3D(x: beacon.position.x, y: beacon.position.y, z: floor.elevation + beacon.position.z)
                     let loss = floor.level == onLevel ? 0 : 15.0
                     let rssi = c.model.expectedRSSI(atDistance: receiver.distance(to: b)) - loss + g.gaussian(sigma: 4)
-                    samples.append(RSSISample(timestamp: t + Double(index) * 0.03, identity: beacon.identity, rssi: rssi))
+                    samples.append(
+                        RSSISample(timestamp: t + Double(index) * 0.03, identity: beacon.identity, rssi: rssi))
                 }
             }
             t += 0.25

@@ -28,7 +28,10 @@ struct EngineZoneTests {
             }
             changes += runs.count - 1
             for k in runs.indices.dropFirst(2) where runs[k].zone == runs[k - 2].zone {
-                #expect(runs[k].start - runs[k - 1].start >= 5, "\(device ?? ""): \(runs[k - 2].zone ?? "-") → \(runs[k - 1].zone ?? "-") → \(runs[k].zone ?? "-") at \(runs[k - 1].start)")
+                #expect(
+                    runs[k].start - runs[k - 1].start >= 5,
+                    "\(device ?? ""): \(runs[k - 2].zone ?? "-") → \(runs[k - 1].zone ?? "-") → \(runs[k].zone ?? "-") at \(runs[k - 1].start)"
+                )
             }
         }
         // The truth has 6 zone changes over the three walks; a bare point-in-polygon test gave 28.
@@ -46,7 +49,9 @@ struct EngineZoneTests {
                 _ = monitor.observe(report)
                 let satisfied = monitor.identifiers.filter { monitor.record(for: $0)?.state == .satisfied }
                 guard !satisfied.isEmpty, let zone = report.zone else { continue }
-                #expect(satisfied.contains(zone), "\(device ?? "") at \(report.timestamp): report says \(zone), regions \(satisfied)")
+                #expect(
+                    satisfied.contains(zone),
+                    "\(device ?? "") at \(report.timestamp): report says \(zone), regions \(satisfied)")
                 checked += 1
             }
             #expect(checked > 10)

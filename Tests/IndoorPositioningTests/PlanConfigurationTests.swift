@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Configuration from the plan")
 struct PlanConfigurationTests {
@@ -14,11 +14,15 @@ struct PlanConfigurationTests {
             Beacon(identity: $0.identity, position: Point3D(x: $0.position.x, y: $0.position.y, z: $0.position.z + 3.5))
         }
         let plan = try FloorPlan(
-            name: "raised", defaults: PlanDefaults(measuredPower: site.plan.defaults.measuredPower,
-                                                   pathLossExponent: site.plan.defaults.pathLossExponent,
-                                                   receiverHeight: 1.82),
-            floors: [Floor(level: 0, elevation: 0, beacons: []),
-                     Floor(level: 2, elevation: 3.5, outline: floor.outline, beacons: beacons)])
+            name: "raised",
+            defaults: PlanDefaults(
+                measuredPower: site.plan.defaults.measuredPower,
+                pathLossExponent: site.plan.defaults.pathLossExponent,
+                receiverHeight: 1.82),
+            floors: [
+                Floor(level: 0, elevation: 0, beacons: []),
+                Floor(level: 2, elevation: 3.5, outline: floor.outline, beacons: beacons)
+            ])
         return (site, plan)
     }
 
@@ -39,15 +43,18 @@ struct PlanConfigurationTests {
         let tuned = try PlanConfiguration(plan: plan, level: 2, tracker: tuning, constrainToOutline: false)
         #expect(tuned.tracker.accelerationDensity == 0.3 && tuned.tracker.receiverHeight == 1.82)
         #expect(tuned.outline == nil && tuned.solver.outline == nil && tuned.tracker.outline == nil)
-        #expect(throws: PositioningError.invalidConfiguration(
-            "the plan 'raised' has no floor at level 1; its levels are 0, 2")) {
+        #expect(
+            throws: PositioningError.invalidConfiguration(
+                "the plan 'raised' has no floor at level 1; its levels are 0, 2")
+        ) {
             try PlanConfiguration(plan: plan, level: 1)
         }
     }
 
     @Test("the bundled example plan's 1.82 m receiver height reaches the solver")
     func bundledPlan() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let plan = try FloorPlan.load(path: root.appendingPathComponent("Docs/Examples/office-plan.json").path)
         let setup = PlanConfiguration(plan: plan, floor: plan.floors[0])
         #expect(plan.defaults.receiverHeight == 1.82)

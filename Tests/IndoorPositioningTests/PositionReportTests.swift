@@ -1,19 +1,26 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Position reports")
 struct PositionReportTests {
     static let walk = SimulatedSite.walk(duration: 90)
 
     /// A simulated walk's reports, tracked and as raw fixes.
-    static func trackedAndRaw(seed: UInt64) throws -> (site: SimulatedSite, reports: ([PositionReport], [PositionReport])) {
+    static func trackedAndRaw(
+        seed: UInt64
+    ) throws -> (site: SimulatedSite, reports: ([PositionReport], [PositionReport])) {
         let site = try SimulatedSite(seed: seed, configuration: walk)
         var raw = PositioningEngine.Configuration()
         raw.tracking = .none
-        return (site, (try PositioningEngine.locate(site.samples, plan: site.plan),
-                       try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)))
+        return (
+            site,
+            (
+                try PositioningEngine.locate(site.samples, plan: site.plan),
+                try PositioningEngine.locate(site.samples, plan: site.plan, configuration: raw)
+            )
+        )
     }
 
     /// Rebuilds the covariance from the ellipse: R(θ) diag(a², b²) R(θ)ᵀ.
@@ -89,16 +96,18 @@ struct PositionReportTests {
         #expect(abs(report.covariance.xx + report.covariance.yy - 1) < 1e-12)
         #expect(abs(report.ellipse.orientation - before.orientation) < 1e-12)
         #expect(abs(report.ellipse.semiMajor / report.ellipse.semiMinor - before.semiMajor / before.semiMinor) < 1e-9)
-        let isotropic = PositionReport(timestamp: 0, device: nil, position: Point3D(x: 0, y: 0, z: 0), level: 0,
-                                       accuracy: 2, zone: nil, source: .fix, beaconCount: 3)
+        let isotropic = PositionReport(
+            timestamp: 0, device: nil, position: Point3D(x: 0, y: 0, z: 0), level: 0,
+            accuracy: 2, zone: nil, source: .fix, beaconCount: 3)
         #expect(isotropic.covariance == PositionCovariance(xx: 2, xy: 0, yy: 2))
     }
 
     @Test("statuses and reports print without module or type names")
     func descriptions() {
         #expect(String(describing: FixStatus.fallback(.unsolved)) == "fallback(unsolved)")
-        #expect("\(FixStatus.fallback(.tooFewBeacons(available: 2, required: 3)))"
-            == "fallback(tooFewBeacons(available: 2, required: 3))")
+        #expect(
+            "\(FixStatus.fallback(.tooFewBeacons(available: 2, required: 3)))"
+                == "fallback(tooFewBeacons(available: 2, required: 3))")
         #expect("\(FixStatus.degenerate(rank: 1))" == "degenerate(rank: 1)")
         #expect("\(FixStatus.converged)" == "converged")
         #expect("\(PositionReport.Source.predicted)" == "predicted")

@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Positioning session (async)")
 struct PositioningSessionTests {
@@ -22,7 +22,9 @@ struct PositioningSessionTests {
         Dictionary(grouping: reports, by: { $0.device ?? "" })
     }
 
-    @Test("six devices pushed from six tasks, read by three consumers: each device's reports are exactly its batch result")
+    @Test(
+        "six devices pushed from six tasks, read by three consumers: each device's reports are exactly its batch result"
+    )
     func manyTasks() async throws {
         let sites = try Self.sites(6)
         let plan = sites[0].plan
@@ -39,7 +41,10 @@ struct PositioningSessionTests {
             }
             // Readers of the actor's state while it is being fed.
             group.addTask {
-                for _ in 0..<50 { _ = await session.statistics.accepted; await Task.yield() }
+                for _ in 0..<50 {
+                    _ = await session.statistics.accepted
+                    await Task.yield()
+                }
             }
         }
         await session.finish()
@@ -104,7 +109,9 @@ struct PositioningSessionTests {
             case .report(let report):
                 published.append(report)
                 // A report comes after the sample that closed its epoch (or at finish()).
-                #expect(latest >= report.timestamp || report == all.last.flatMap { if case .report(let r) = $0 { r } else { nil } })
+                #expect(
+                    latest >= report.timestamp
+                        || report == all.last.flatMap { if case .report(let r) = $0 { r } else { nil } })
             }
         }
         #expect(samples == [stranger] + sorted)

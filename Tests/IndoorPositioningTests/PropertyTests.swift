@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// Properties that must hold for every input, checked on seeded random scenes: symmetry of the
 /// fix under moving the building, independence of sample order, exact recovery without noise,
@@ -24,17 +24,20 @@ struct PropertyTests {
             repeat {
                 let n = Int.random(in: 4...8, using: &rng)
                 beacons = (0..<n).map { _ in
-                    Point3D(x: origin.x + size * Double.random(in: 0...1, using: &rng),
-                            y: origin.y + size * Double.random(in: 0...1, using: &rng),
-                            // 0.5–3 m high; in rooms under 1 m the heights shrink with the room.
-                            z: PropertyTests.receiverHeight + min(size, 1) * Double.random(in: -0.7...1.8, using: &rng))
+                    Point3D(
+                        x: origin.x + size * Double.random(in: 0...1, using: &rng),
+                        y: origin.y + size * Double.random(in: 0...1, using: &rng),
+                        // 0.5–3 m high; in rooms under 1 m the heights shrink with the room.
+                        z: PropertyTests.receiverHeight + min(size, 1) * Double.random(in: -0.7...1.8, using: &rng))
                 }
             } while Self.spread(beacons) < 0.05 * size * size
-            truth = Point2D(x: origin.x + size * Double.random(in: 0.1...0.9, using: &rng),
-                            y: origin.y + size * Double.random(in: 0.1...0.9, using: &rng))
+            truth = Point2D(
+                x: origin.x + size * Double.random(in: 0.1...0.9, using: &rng),
+                y: origin.y + size * Double.random(in: 0.1...0.9, using: &rng))
             models = beacons.map { _ in
-                PathLossModel(measuredPower: Double.random(in: -75...(-55), using: &rng),
-                              exponent: Double.random(in: 1.6...3.5, using: &rng), sigma: 4)
+                PathLossModel(
+                    measuredPower: Double.random(in: -75...(-55), using: &rng),
+                    exponent: Double.random(in: 1.6...3.5, using: &rng), sigma: 4)
             }
         }
 
@@ -44,7 +47,9 @@ struct PropertyTests {
             let mx = points.map(\.x).reduce(0, +) / n, my = points.map(\.y).reduce(0, +) / n
             var sxx = 0.0, sxy = 0.0, syy = 0.0
             for p in points {
-                sxx += (p.x - mx) * (p.x - mx) / n; sxy += (p.x - mx) * (p.y - my) / n; syy += (p.y - my) * (p.y - my) / n
+                sxx += (p.x - mx) * (p.x - mx) / n
+                sxy += (p.x - mx) * (p.y - my) / n
+                syy += (p.y - my) * (p.y - my) / n
             }
             let mean = (sxx + syy) / 2, root = (((sxx - syy) / 2) * ((sxx - syy) / 2) + sxy * sxy).squareRoot()
             return mean - root
@@ -55,9 +60,11 @@ struct PropertyTests {
             beacons.indices.map { i in
                 let b = beacons[i]
                 let dx = truth.x - b.x, dy = truth.y - b.y, dz = PropertyTests.receiverHeight - b.z
-                let rssi = models[i].expectedRSSI(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) + (noise?[i] ?? 0)
-                return BeaconObservation(identity: BeaconIdentity(uuid: PropertyTests.uuid, major: 1, minor: UInt16(i)),
-                                         position: b, level: 0, model: models[i], meanRSSI: min(rssi, -1), count: 5)
+                let rssi =
+                    models[i].expectedRSSI(atDistance: (dx * dx + dy * dy + dz * dz).squareRoot()) + (noise?[i] ?? 0)
+                return BeaconObservation(
+                    identity: BeaconIdentity(uuid: PropertyTests.uuid, major: 1, minor: UInt16(i)),
+                    position: b, level: 0, model: models[i], meanRSSI: min(rssi, -1), count: 5)
             }
         }
 
@@ -65,8 +72,13 @@ struct PropertyTests {
         func moved(angle: Double, shift: Point2D) -> Scene {
             var copy = self
             let c = Foundation.cos(angle), s = Foundation.sin(angle)
-            func move(_ x: Double, _ y: Double) -> (Double, Double) { (c * x - s * y + shift.x, s * x + c * y + shift.y) }
-            copy.beacons = beacons.map { let (x, y) = move($0.x, $0.y); return Point3D(x: x, y: y, z: $0.z) }
+            func move(_ x: Double, _ y: Double) -> (Double, Double) {
+                (c * x - s * y + shift.x, s * x + c * y + shift.y)
+            }
+            copy.beacons = beacons.map {
+                let (x, y) = move($0.x, $0.y)
+                return Point3D(x: x, y: y, z: $0.z)
+            }
             let (tx, ty) = move(truth.x, truth.y)
             copy.truth = Point2D(x: tx, y: ty)
             return copy
@@ -79,13 +91,16 @@ struct PropertyTests {
         return TrilaterationSolver(configuration: configuration)
     }
 
-    @Test("noise-free RSSI recovers the exact position (200 random scenes, rooms of 10 cm to 1 km, up to 100 km from the origin)")
+    @Test(
+        "noise-free RSSI recovers the exact position (200 random scenes, rooms of 10 cm to 1 km, up to 100 km from the origin)"
+    )
     func noiseFreeIsExact() throws {
         var rng = SeededGenerator(seed: 1001)
         var solver = TrilaterationSolver()
         for trial in 0..<200 {
             let size = Foundation.pow(10, Double.random(in: -1...3, using: &rng))
-            let scene = Scene(using: &rng, size: size, origin: Point2D(x: Double.random(in: -1e5...1e5, using: &rng), y: 3))
+            let scene = Scene(
+                using: &rng, size: size, origin: Point2D(x: Double.random(in: -1e5...1e5, using: &rng), y: 3))
             let fix = try solver.solve(scene.observations())
             #expect(fix.status.isDetermined, "trial \(trial)")
             let error = fix.position.planar.distance(to: scene.truth)
@@ -118,14 +133,18 @@ struct PropertyTests {
             let scene = Scene(using: &rng)
             let noise = scene.beacons.map { _ in rng.gaussian(sigma: 4) }
             let angle = Double.random(in: -Double.pi...Double.pi, using: &rng)
-            let shift = Point2D(x: Double.random(in: -1e4...1e4, using: &rng), y: Double.random(in: -1e4...1e4, using: &rng))
+            let shift = Point2D(
+                x: Double.random(in: -1e4...1e4, using: &rng), y: Double.random(in: -1e4...1e4, using: &rng))
             let moved = scene.moved(angle: angle, shift: shift)
             let a = try solver.solve(scene.observations(noise: noise))
             let b = try solver.solve(moved.observations(noise: noise))
             let c = Foundation.cos(angle), s = Foundation.sin(angle)
-            let expected = Point2D(x: c * a.position.x - s * a.position.y + shift.x, y: s * a.position.x + c * a.position.y + shift.y)
+            let expected = Point2D(
+                x: c * a.position.x - s * a.position.y + shift.x, y: s * a.position.x + c * a.position.y + shift.y)
             #expect(b.position.planar.distance(to: expected) < 1e-4, "trial \(trial)")
-            #expect(abs(b.accuracy - a.accuracy) < 1e-4 * max(1, a.accuracy), "trial \(trial): accuracy \(a.accuracy) vs \(b.accuracy)")
+            #expect(
+                abs(b.accuracy - a.accuracy) < 1e-4 * max(1, a.accuracy),
+                "trial \(trial): accuracy \(a.accuracy) vs \(b.accuracy)")
             #expect(a.status == b.status)
         }
     }
@@ -146,16 +165,24 @@ struct PropertyTests {
         }
     }
 
-    @Test("permuting samples within an epoch (equal and unequal times) gives identical reports", arguments: [UInt64(1), 2, 3])
+    @Test(
+        "permuting samples within an epoch (equal and unequal times) gives identical reports",
+        arguments: [UInt64(1), 2, 3])
     func permutationWithinEpoch(seed: UInt64) throws {
         let site = try SimulatedSite(seed: seed)
         var rng = SeededGenerator(seed: seed &+ 500)
         let sorted = site.samples.sorted { $0.timestamp < $1.timestamp }
         // Quantise times to 0.25 s so that many samples share a timestamp, then shuffle within
         // each 1-s epoch [k, k + 1).
-        let quantised = sorted.map { s -> RSSISample in var t = s; t.timestamp = (s.timestamp * 4).rounded(.down) / 4; return t }
+        let quantised = sorted.map { s -> RSSISample in
+            var t = s
+            t.timestamp = (s.timestamp * 4).rounded(.down) / 4
+            return t
+        }
         var shuffled: [RSSISample] = []
-        for (_, group) in Dictionary(grouping: quantised, by: { $0.timestamp.rounded(.down) }).sorted(by: { $0.key < $1.key }) {
+        for (_, group) in Dictionary(grouping: quantised, by: { $0.timestamp.rounded(.down) }).sorted(by: {
+            $0.key < $1.key
+        }) {
             shuffled += group.shuffled(using: &rng)
         }
         var configuration = PositioningEngine.Configuration()
@@ -175,36 +202,50 @@ struct PropertyTests {
         #expect(a == b)
     }
 
-    @Test("the tracker's covariance stays symmetric positive-definite over long random runs with gaps and floor changes",
-          arguments: [UInt64(11), 12, 13, 14])
+    @Test(
+        "the tracker's covariance stays symmetric positive-definite over long random runs with gaps and floor changes",
+        arguments: [UInt64(11), 12, 13, 14])
     func trackerCovariance(seed: UInt64) throws {
         var rng = SeededGenerator(seed: seed)
         var configuration = TrackerConfiguration()
         configuration.accelerationDensity = Double.random(in: 0.01...5, using: &rng)
         if seed % 2 == 0 { configuration.velocityCorrelationTime = nil }
-        var tracker = try KalmanTracker(first: PositionMeasurement(time: 0, position: Point2D(x: 5, y: 5), sigma: 2),
-                                        configuration: configuration)
+        var tracker = try KalmanTracker(
+            first: PositionMeasurement(time: 0, position: Point2D(x: 5, y: 5), sigma: 2),
+            configuration: configuration)
         var time = 0.0
         var truth = Point2D(x: 5, y: 5)
         var refused = 0
         for step in 0..<5000 {
             // Mostly 0.05–0.5 s, sometimes a gap of minutes to hours.
-            time += rng.next() % 50 == 0 ? Double.random(in: 60...36_000, using: &rng) : Double.random(in: 0.05...0.5, using: &rng)
-            truth = Point2D(x: min(max(truth.x + rng.gaussian(sigma: 0.3), 0), 30), y: min(max(truth.y + rng.gaussian(sigma: 0.3), 0), 20))
+            time +=
+                rng.next() % 50 == 0
+                ? Double.random(in: 60...36_000, using: &rng) : Double.random(in: 0.05...0.5, using: &rng)
+            truth = Point2D(
+                x: min(max(truth.x + rng.gaussian(sigma: 0.3), 0), 30),
+                y: min(max(truth.y + rng.gaussian(sigma: 0.3), 0), 20))
             do {
                 switch rng.next() % 10 {
                 case 0:
-                    try tracker.changeLevel(to: Int(rng.next() % 3), elevation: Double(rng.next() % 3) * 3.5, outline: nil, at: time)
+                    try tracker.changeLevel(
+                        to: Int(rng.next() % 3), elevation: Double(rng.next() % 3) * 3.5, outline: nil, at: time)
                 case 1, 2:
-                    try tracker.update(PositionMeasurement(time: time, position: Point2D(x: truth.x + rng.gaussian(sigma: 2), y: truth.y + rng.gaussian(sigma: 2)),
-                                                           sigma: Double.random(in: 0.3...8, using: &rng)))
+                    try tracker.update(
+                        PositionMeasurement(
+                            time: time,
+                            position: Point2D(x: truth.x + rng.gaussian(sigma: 2), y: truth.y + rng.gaussian(sigma: 2)),
+                            sigma: Double.random(in: 0.3...8, using: &rng)))
                 default:
-                    let beacon = Point3D(x: Double.random(in: 0...30, using: &rng), y: Double.random(in: 0...20, using: &rng), z: 2.5)
+                    let beacon = Point3D(
+                        x: Double.random(in: 0...30, using: &rng), y: Double.random(in: 0...20, using: &rng), z: 2.5)
                     let model = PathLossModel(measuredPower: -60, exponent: 2.2, sigma: 4)
-                    let d = ((truth.x - beacon.x) * (truth.x - beacon.x) + (truth.y - beacon.y) * (truth.y - beacon.y) + 1.69).squareRoot()
+                    let d =
+                        ((truth.x - beacon.x) * (truth.x - beacon.x) + (truth.y - beacon.y) * (truth.y - beacon.y)
+                        + 1.69).squareRoot()
                     // One sample in 20 is a gross outlier.
                     let rssi = model.expectedRSSI(atDistance: d) + (rng.next() % 20 == 0 ? -35 : rng.gaussian(sigma: 4))
-                    try tracker.update(RSSIMeasurement(time: time, beaconPosition: beacon, model: model, rssi: min(rssi, -1)))
+                    try tracker.update(
+                        RSSIMeasurement(time: time, beaconPosition: beacon, model: model, rssi: min(rssi, -1)))
                 }
             } catch {
                 refused += 1
@@ -242,39 +283,58 @@ struct PropertyTests {
         // The engine on random plans and wild but finite samples.
         for trial in 0..<40 {
             let scene = Scene(using: &rng, size: Foundation.pow(10, Double.random(in: -1...3, using: &rng)))
-            let beacons = scene.beacons.indices.map { Beacon(identity: BeaconIdentity(uuid: Self.uuid, major: 1, minor: UInt16($0)), position: scene.beacons[$0]) }
+            let beacons = scene.beacons.indices.map {
+                Beacon(
+                    identity: BeaconIdentity(uuid: Self.uuid, major: 1, minor: UInt16($0)), position: scene.beacons[$0])
+            }
             let plan = try FloorPlan(name: "random", floors: [Floor(level: 0, beacons: beacons)])
             var engine = try PositioningEngine(plan: plan)
             var time = Double.random(in: -1e9...1e9, using: &rng)
             for _ in 0..<400 {
-                time += rng.next() % 40 == 0 ? Double.random(in: -5...1e5, using: &rng) : Double.random(in: 0...0.3, using: &rng)
-                let rssi = rng.next() % 10 == 0 ? Double.random(in: -1e6...1e6, using: &rng) : Double.random(in: -110...(-30), using: &rng)
-                engine.push(RSSISample(timestamp: time, identity: beacons[Int(rng.next() % UInt64(beacons.count))].identity, rssi: rssi))
+                time +=
+                    rng.next() % 40 == 0
+                    ? Double.random(in: -5...1e5, using: &rng) : Double.random(in: 0...0.3, using: &rng)
+                let rssi =
+                    rng.next() % 10 == 0
+                    ? Double.random(in: -1e6...1e6, using: &rng) : Double.random(in: -110...(-30), using: &rng)
+                engine.push(
+                    RSSISample(
+                        timestamp: time, identity: beacons[Int(rng.next() % UInt64(beacons.count))].identity, rssi: rssi
+                    ))
                 for report in engine.pull() {
-                    #expect(report.position.x.isFinite && report.position.y.isFinite && report.position.z.isFinite, "trial \(trial)")
+                    #expect(
+                        report.position.x.isFinite && report.position.y.isFinite && report.position.z.isFinite,
+                        "trial \(trial)")
                     #expect(report.accuracy.isFinite && report.accuracy > 0, "trial \(trial)")
                 }
             }
-            #expect(engine.finish().allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
+            #expect(
+                engine.finish().allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
         }
         // The solver on random finite observations, extreme ones included.
         var solver = TrilaterationSolver()
         for trial in 0..<500 {
             let n = Int.random(in: 1...8, using: &rng)
             let observations = (0..<n).map { i in
-                BeaconObservation(identity: BeaconIdentity(uuid: Self.uuid, major: 1, minor: UInt16(i)),
-                                  position: Point3D(x: Double.random(in: -1e6...1e6, using: &rng) / Foundation.pow(10, Double.random(in: 0...8, using: &rng)),
-                                                    y: Double.random(in: -10...10, using: &rng), z: Double.random(in: -5...5, using: &rng)),
-                                  level: 0,
-                                  model: PathLossModel(measuredPower: Double.random(in: -200...50, using: &rng),
-                                                       exponent: Double.random(in: 0.1...20, using: &rng),
-                                                       sigma: Double.random(in: 0.01...100, using: &rng)),
-                                  meanRSSI: Double.random(in: -200...0, using: &rng), count: Int.random(in: 1...50, using: &rng))
+                BeaconObservation(
+                    identity: BeaconIdentity(uuid: Self.uuid, major: 1, minor: UInt16(i)),
+                    position: Point3D(
+                        x: Double.random(in: -1e6...1e6, using: &rng)
+                            / Foundation.pow(10, Double.random(in: 0...8, using: &rng)),
+                        y: Double.random(in: -10...10, using: &rng), z: Double.random(in: -5...5, using: &rng)),
+                    level: 0,
+                    model: PathLossModel(
+                        measuredPower: Double.random(in: -200...50, using: &rng),
+                        exponent: Double.random(in: 0.1...20, using: &rng),
+                        sigma: Double.random(in: 0.01...100, using: &rng)),
+                    meanRSSI: Double.random(in: -200...0, using: &rng), count: Int.random(in: 1...50, using: &rng))
             }
             guard let fix = try? solver.solve(observations) else { continue }
             let c = fix.covariance
-            for value in [fix.position.x, fix.position.y, fix.position.z, fix.accuracy, fix.residualRMS, c.xx, c.xy, c.yy,
-                          fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation] {
+            for value in [
+                fix.position.x, fix.position.y, fix.position.z, fix.accuracy, fix.residualRMS, c.xx, c.xy, c.yy,
+                fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation
+            ] {
                 #expect(value.isFinite, "trial \(trial): \(fix)")
             }
             #expect(!fix.gdop.isNaN)

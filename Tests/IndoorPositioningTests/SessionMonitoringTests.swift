@@ -1,8 +1,8 @@
 import Foundation
 import IndoorPositioning
 import PositioningIO
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Positioning session with a region monitor")
 struct SessionMonitoringTests {
@@ -10,14 +10,22 @@ struct SessionMonitoringTests {
     static func site() throws -> (site: SimulatedSite, plan: FloorPlan) {
         let site = try SimulatedSite(seed: 31, configuration: SimulatedSite.walk(duration: 120))
         var floor = site.plan.floors[0]
-        floor.zones = [Zone(id: "west", polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 12, y: 0),
-                                                          Point2D(x: 12, y: 16), Point2D(x: 0, y: 16)]))]
+        floor.zones = [
+            Zone(
+                id: "west",
+                polygon: Polygon([
+                    Point2D(x: 0, y: 0), Point2D(x: 12, y: 0),
+                    Point2D(x: 12, y: 16), Point2D(x: 0, y: 16)
+                ]))
+        ]
         return (site, try FloorPlan(name: "zoned", defaults: site.plan.defaults, floors: [floor]))
     }
 
     static func regions() -> [(MonitorCondition, String)] {
-        [(.zone("west"), "west"), (.beacon(BeaconCondition(SimulatedSite.identity(0))), "beacon-1"),
-         (.circle(CircleCondition(center: Point2D(x: 18, y: 8), radius: 4, level: 0)), "east-circle")]
+        [
+            (.zone("west"), "west"), (.beacon(BeaconCondition(SimulatedSite.identity(0))), "beacon-1"),
+            (.circle(CircleCondition(center: Point2D(x: 18, y: 8), radius: 4, level: 0)), "east-circle")
+        ]
     }
 
     @Test("an attached monitor gives exactly the events of a monitor fed by hand in the engine's order")
@@ -55,7 +63,7 @@ struct SessionMonitoringTests {
         session.submit(samples)
         await session.finish()
         await feeding.value
-        let events = await collected.value   // ends on its own: the session's finish finishes the monitor
+        let events = await collected.value  // ends on its own: the session's finish finishes the monitor
 
         #expect(events == expected)
         #expect(Set(events.map(\.identifier)) == ["west", "beacon-1", "east-circle"])
@@ -65,12 +73,15 @@ struct SessionMonitoringTests {
 
 @Suite("The guide's monitor snippet on the bundled sample")
 struct GuideMonitorSnippetTests {
-    @Test("attach(_:device:) then for-await over monitor.events runs to completion after session.finish(), with the walk's events")
+    @Test(
+        "attach(_:device:) then for-await over monitor.events runs to completion after session.finish(), with the walk's events"
+    )
     func snippet() async throws {
         let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Docs/Examples")
         let plan = try FloorPlan.load(path: examples.appendingPathComponent("office-plan.json").path)
-        let regions = try RegionsFile.load(path: examples.appendingPathComponent("office-regions.json").path, plan: plan)
+        let regions = try RegionsFile.load(
+            path: examples.appendingPathComponent("office-regions.json").path, plan: plan)
         let reader = try RSSISampleReader(path: examples.appendingPathComponent("office-rssi.csv").path)
         var samples: [RSSISample] = []
         while let sample = try reader.next() { samples.append(sample) }
@@ -83,7 +94,7 @@ struct GuideMonitorSnippetTests {
         await session.attach(monitor, device: phone)
         let reading = Task {
             var events: [MonitorEvent] = []
-            for await event in monitor.events { events.append(event) }   // ends when the session finishes
+            for await event in monitor.events { events.append(event) }  // ends when the session finishes
             return events
         }
         for sample in samples { _ = await session.push(sample) }

@@ -13,22 +13,29 @@ struct SimulatedSite {
 
     /// `misplaced` puts one beacon's plan position off by an offset (the beacon itself stays
     /// where the walk hears it): a beacon moved after the plan was made.
-    init(seed: UInt64, configuration: WalkSimulator.Configuration = WalkSimulator.Configuration(),
-         shift: Point2D = .zero, device: String? = nil, misplaced: (beacon: Int, offset: Point2D)? = nil) throws {
+    init(
+        seed: UInt64, configuration: WalkSimulator.Configuration = WalkSimulator.Configuration(),
+        shift: Point2D = .zero, device: String? = nil, misplaced: (beacon: Int, offset: Point2D)? = nil
+    ) throws {
         walk = WalkSimulator(seed: seed, configuration: configuration)
         let c = walk.configuration
         let beacons = walk.beacons.enumerated().map { index, position in
             let error = misplaced?.beacon == index ? misplaced!.offset : .zero
-            return Beacon(identity: Self.identity(index),
-                          position: Point3D(x: position.x + shift.x + error.x, y: position.y + shift.y + error.y, z: position.z))
+            return Beacon(
+                identity: Self.identity(index),
+                position: Point3D(x: position.x + shift.x + error.x, y: position.y + shift.y + error.y, z: position.z))
         }
-        let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
-                               Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)]
+        let outline = Polygon(
+            [
+                Point2D(x: 0, y: 0), Point2D(x: c.width, y: 0),
+                Point2D(x: c.width, y: c.height), Point2D(x: 0, y: c.height)
+            ]
             .map { $0 + shift })
         plan = try FloorPlan(
             name: "simulated",
-            defaults: PlanDefaults(measuredPower: c.model.measuredPower, pathLossExponent: c.model.exponent,
-                                   receiverHeight: c.receiverHeight),
+            defaults: PlanDefaults(
+                measuredPower: c.model.measuredPower, pathLossExponent: c.model.exponent,
+                receiverHeight: c.receiverHeight),
             floors: [Floor(level: 0, outline: outline, beacons: beacons)])
         samples = walk.samples.map {
             RSSISample(timestamp: $0.time, identity: Self.identity($0.beacon), rssi: $0.rssi, device: device)

@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
-import Testing
 import TestSupport
+import Testing
 
 /// Learning path-loss models from unlabeled traffic on simulated sites whose beacons differ
 /// from the plan's generic values, as real sites do.
@@ -9,14 +9,17 @@ import TestSupport
 struct TrafficCalibrationTests {
     /// The true per-beacon models: P₀ up to ±6 dB off the plan's −59 dBm, n from 1.6 to 2.6.
     static let truth: [PathLossModel] = [
-        (-53.0, 2.6), (-65.0, 1.6), (-57.0, 2.2), (-62.0, 1.8), (-55.5, 2.4), (-60.0, 2.0), (-64.0, 1.7), (-56.0, 2.5),
+        (-53.0, 2.6), (-65.0, 1.6), (-57.0, 2.2), (-62.0, 1.8), (-55.5, 2.4), (-60.0, 2.0), (-64.0, 1.7), (-56.0, 2.5)
     ].map { PathLossModel(measuredPower: $0.0, exponent: $0.1, sigma: 4) }
     /// Five phones, each reading this many dB high.
     static let offsets = [-8.0, -3.0, 1.0, 4.5, 8.0]
 
     /// Five 10-minute walks (one per phone, 1 sample per beacon and second), as one batch.
-    static func traffic(models: [PathLossModel]?, offsets: [Double], duration: Double = 600)
-        throws -> (plan: FloorPlan, sites: [SimulatedSite], samples: [RSSISample]) {
+    static func traffic(
+        models: [PathLossModel]?, offsets: [Double], duration: Double = 600
+    )
+        throws -> (plan: FloorPlan, sites: [SimulatedSite], samples: [RSSISample])
+    {
         var sites: [SimulatedSite] = []
         var samples: [RSSISample] = []
         for (phone, offset) in offsets.enumerated() {
@@ -47,20 +50,26 @@ struct TrafficCalibrationTests {
         Dictionary(uniqueKeysWithValues: truth.indices.map { (SimulatedSite.identity($0), truth[$0]) })
     }
 
-    @Test("8 beacons off by up to ±6 dB and n 1.6–2.6, 5 phones within ±8 dB, 10 minutes: RMSE within 10 % of the true models', values within 3 dB (gauge removed) and 0.7")
+    @Test(
+        "8 beacons off by up to ±6 dB and n 1.6–2.6, 5 phones within ±8 dB, 10 minutes: RMSE within 10 % of the true models', values within 3 dB (gauge removed) and 0.7"
+    )
     func simulatedSite() throws {
         let (plan, sites, samples) = try Self.traffic(models: Self.truth, offsets: Self.offsets)
         // Four cross-validation folds instead of eight halve the cost of this 24,000-sample test.
         let result = try TrafficCalibration.learn(samples, plan: plan, settings: .init(heldOutFolds: 4))
         #expect(result.estimates.allSatisfy { $0.source == .traffic })
         // The gauge: a common P₀ shift is the devices' mean offset; remove it before comparing.
-        let shift = zip(result.estimates, Self.truth).map { $0.model.measuredPower - $1.measuredPower }.reduce(0, +)
+        let shift =
+            zip(result.estimates, Self.truth).map { $0.model.measuredPower - $1.measuredPower }.reduce(0, +)
             / Double(Self.truth.count)
         var worst = (power: 0.0, exponent: 0.0)
         for (estimate, truth) in zip(result.estimates, Self.truth) {
-            print(String(format: "beacon %@: P0 %.2f (true %.2f, gauge-free error %+.2f), n %.3f (true %.2f)",
-                         estimate.beacon.description, estimate.model.measuredPower, truth.measuredPower,
-                         estimate.model.measuredPower - shift - truth.measuredPower, estimate.model.exponent, truth.exponent))
+            print(
+                String(
+                    format: "beacon %@: P0 %.2f (true %.2f, gauge-free error %+.2f), n %.3f (true %.2f)",
+                    estimate.beacon.description, estimate.model.measuredPower, truth.measuredPower,
+                    estimate.model.measuredPower - shift - truth.measuredPower, estimate.model.exponent, truth.exponent)
+            )
             worst.power = max(worst.power, abs(estimate.model.measuredPower - shift - truth.measuredPower))
             worst.exponent = max(worst.exponent, abs(estimate.model.exponent - truth.exponent))
             // Within the prior's 3σ, and each nearer the truth than the plan's values were.
@@ -76,8 +85,11 @@ struct TrafficCalibrationTests {
         let learned = try Self.rmse(sites, models: result.models)
         let given = try Self.rmse(sites, models: Self.trueModels(plan))
         let generic = try Self.rmse(sites, models: [:])
-        print(String(format: "simulated site: RMSE %.3f m learned (%d rounds, kept %d), %.3f m true models, %.3f m plan values; common shift %.2f dB",
-                     learned, result.rounds.count, result.keptRound, given, generic, shift))
+        print(
+            String(
+                format:
+                    "simulated site: RMSE %.3f m learned (%d rounds, kept %d), %.3f m true models, %.3f m plan values; common shift %.2f dB",
+                learned, result.rounds.count, result.keptRound, given, generic, shift))
         #expect(learned <= 1.10 * given)
         #expect(learned < generic)
     }
@@ -88,14 +100,19 @@ struct TrafficCalibrationTests {
         let result = try TrafficCalibration.learn(samples, plan: plan)
         let learned = try Self.rmse(sites, models: result.models)
         let plain = try Self.rmse(sites, models: [:])
-        print(String(format: "exact plan: RMSE %.3f m learned (kept round %d), %.3f m plan values", learned, result.keptRound, plain))
+        print(
+            String(
+                format: "exact plan: RMSE %.3f m learned (kept round %d), %.3f m plan values", learned,
+                result.keptRound, plain))
         #expect(learned <= 1.03 * plain)
         for estimate in result.estimates where estimate.source == .traffic {
             #expect(abs(estimate.model.exponent - 2) < 3 * estimate.prior.exponentSigma)
         }
     }
 
-    @Test("stability: more rounds never make RMSE more than 2 % worse than the best round so far, and n stays within the prior's 3σ")
+    @Test(
+        "stability: more rounds never make RMSE more than 2 % worse than the best round so far, and n stays within the prior's 3σ"
+    )
     func stability() throws {
         let (plan, sites, samples) = try Self.traffic(models: Self.truth, offsets: [-4, 0, 4], duration: 300)
         var settings = TrafficCalibration.Settings(maximumRounds: 6, tolerance: 0)
@@ -110,8 +127,12 @@ struct TrafficCalibrationTests {
                 #expect(abs(estimate.exponentShiftInPriorSigmas) <= 3)
             }
             if round.score > kept.score + settings.minimumScoreGain {
-                kept = (round.score, Dictionary(uniqueKeysWithValues: round.estimates.filter { $0.source == .traffic }
-                    .map { ($0.beacon, $0.model) }))
+                kept = (
+                    round.score,
+                    Dictionary(
+                        uniqueKeysWithValues: round.estimates.filter { $0.source == .traffic }
+                            .map { ($0.beacon, $0.model) })
+                )
             }
             figures.append(try Self.rmse(sites, models: kept.models))
         }
@@ -124,7 +145,13 @@ struct TrafficCalibrationTests {
         let (plan, _, all) = try Self.traffic(models: Self.truth, offsets: [0], duration: 300)
         let rare = SimulatedSite.identity(3)
         var kept = 0
-        let samples = all.filter { $0.identity != rare || { kept += 1; return kept <= 10 }() }
+        let samples = all.filter {
+            $0.identity != rare
+                || {
+                    kept += 1
+                    return kept <= 10
+                }()
+        }
         let result = try TrafficCalibration.learn(samples, plan: plan)
         let estimate = try #require(result.estimates.first { $0.beacon == rare })
         #expect(estimate.source == .plan)
@@ -153,18 +180,27 @@ struct TrafficCalibrationTests {
 
 @Suite("Online learning: the engine learns path-loss models while it positions")
 struct OnlineLearningTests {
-    @Test("a site with off-plan beacons: later walks are located better than with the plan's values, and the engine stays deterministic")
+    @Test(
+        "a site with off-plan beacons: later walks are located better than with the plan's values, and the engine stays deterministic"
+    )
     func online() throws {
-        let (plan, sites, _) = try TrafficCalibrationTests.traffic(models: TrafficCalibrationTests.truth,
-                                                                   offsets: [0, 0, 0, 0], duration: 300)
+        let (plan, sites, _) = try TrafficCalibrationTests.traffic(
+            models: TrafficCalibrationTests.truth,
+            offsets: [0, 0, 0, 0], duration: 300)
         // The four walks one after another, as one live feed of one phone each.
         var feed: [RSSISample] = []
         for (walk, site) in sites.enumerated() {
-            feed += site.samples.map { var s = $0; s.timestamp += Double(walk) * 400; return s }
+            feed += site.samples.map {
+                var s = $0
+                s.timestamp += Double(walk) * 400
+                return s
+            }
         }
         var configuration = PositioningEngine.Configuration()
         configuration.learning = OnlineLearning()
-        func run(_ configuration: PositioningEngine.Configuration) throws -> (reports: [PositionReport], learned: [LearnedPathLoss]?) {
+        func run(
+            _ configuration: PositioningEngine.Configuration
+        ) throws -> (reports: [PositionReport], learned: [LearnedPathLoss]?) {
             var engine = try PositioningEngine(plan: plan, configuration: configuration)
             var reports: [PositionReport] = []
             for sample in feed {
@@ -184,14 +220,22 @@ struct OnlineLearningTests {
         let last = sites[3]
         func rmse(_ reports: [PositionReport]) -> Double {
             let errors = reports.filter { $0.timestamp >= 1230 && $0.device == last.samples.first?.device }
-                .map { last.error(of: PositionReport(timestamp: $0.timestamp - 1200, device: $0.device, position: $0.position,
-                                                     level: $0.level, covariance: $0.covariance, zone: nil,
-                                                     source: $0.source, beaconCount: $0.beaconCount)) }
+                .map {
+                    last.error(
+                        of: PositionReport(
+                            timestamp: $0.timestamp - 1200, device: $0.device, position: $0.position,
+                            level: $0.level, covariance: $0.covariance, zone: nil,
+                            source: $0.source, beaconCount: $0.beaconCount))
+                }
             return (errors.map { $0 * $0 }.reduce(0, +) / Double(max(errors.count, 1))).squareRoot()
         }
-        print(String(format: "online: last walk RMSE %.3f m learning, %.3f m plan values", rmse(learning.reports), rmse(plain.reports)))
+        print(
+            String(
+                format: "online: last walk RMSE %.3f m learning, %.3f m plan values", rmse(learning.reports),
+                rmse(plain.reports)))
         #expect(rmse(learning.reports) < 0.95 * rmse(plain.reports))
-        #expect(learning.reports.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
+        #expect(
+            learning.reports.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite && $0.accuracy.isFinite })
     }
 
     @Test("bad learning settings are one clear configuration error")

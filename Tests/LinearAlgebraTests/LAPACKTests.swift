@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LinearAlgebra
 
 @Suite("LAPACK wrappers")
@@ -59,7 +60,7 @@ struct LAPACKTests {
     @Test("dposv: SPD solve")
     func spdSolve() throws {
         var a = Matrix(rowMajor: [[4, 2], [2, 3]])
-        var b = Matrix.column([2, 1])   // solution (0.5, 0)
+        var b = Matrix.column([2, 1])  // solution (0.5, 0)
         try LAPACK.solveSPD(&a, &b)
         #expect(abs(b[0, 0] - 0.5) < 1e-14)
         #expect(abs(b[1, 0]) < 1e-14)
@@ -86,10 +87,12 @@ struct LAPACKTests {
         #expect(l * l.transposed == original)
     }
 
-    @Test("a matrix that is not SPD gives a typed error naming the failing minor", arguments: [
-        [[1.0, 2.0], [2.0, 1.0]],   // indefinite: eigenvalues 3 and −1
-        [[0.0, 0.0], [0.0, 1.0]],   // singular
-    ])
+    @Test(
+        "a matrix that is not SPD gives a typed error naming the failing minor",
+        arguments: [
+            [[1.0, 2.0], [2.0, 1.0]],  // indefinite: eigenvalues 3 and −1
+            [[0.0, 0.0], [0.0, 1.0]]  // singular
+        ])
     func notSPD(rows: [[Double]]) {
         var a = Matrix(rowMajor: rows)
         var b = Matrix.column([1, 1])
@@ -100,7 +103,8 @@ struct LAPACKTests {
             Issue.record("expected an error")
         } catch {
             guard case .notPositiveDefinite(let routine, let order) = error else {
-                Issue.record("unexpected \(error)"); return
+                Issue.record("unexpected \(error)")
+                return
             }
             #expect(routine == "dpotrf")
             #expect(order >= 1)

@@ -31,8 +31,11 @@ struct AsyncRegionMonitorTests {
                 group.addTask {
                     let id = "temporary-\(k)"
                     for round in 0..<20 {
-                        try await monitor.add(.circle(CircleCondition(center: Point2D(x: Double(k), y: 2), radius: 1 + Double(round), level: 0)),
-                                              identifier: id, assuming: .unsatisfied)
+                        try await monitor.add(
+                            .circle(
+                                CircleCondition(
+                                    center: Point2D(x: Double(k), y: 2), radius: 1 + Double(round), level: 0)),
+                            identifier: id, assuming: .unsatisfied)
                         _ = await monitor.record(for: id)
                         _ = await monitor.identifiers
                         _ = await monitor.snapshot()
@@ -59,7 +62,8 @@ struct AsyncRegionMonitorTests {
     func injectedClock() async throws {
         let time = TestClock()
         let monitor = try AsyncRegionMonitor(plan: CorridorWalk.plan, clock: { time.now })
-        try await monitor.add(.beacon(BeaconCondition(CorridorWalk.identity(0))), identifier: "b", assuming: .unsatisfied)
+        try await monitor.add(
+            .beacon(BeaconCondition(CorridorWalk.identity(0))), identifier: "b", assuming: .unsatisfied)
         await monitor.observe(BeaconSighting(time: 100, identity: CorridorWalk.identity(0), rssi: -70))
         await monitor.observe(BeaconSighting(time: 101, identity: CorridorWalk.identity(0), rssi: -70))
         time.now = 110

@@ -1,8 +1,8 @@
 import BeaconModel
 import Foundation
 import Monitoring
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Region budget and ranging policy")
 struct BudgetAndRangingTests {
@@ -14,16 +14,20 @@ struct BudgetAndRangingTests {
         // 76 small circles anywhere on a 200 × 200 m site, and 4 halls (r 20 m) with 5 nested desks each.
         for k in 0..<76 {
             let centre = Point2D(x: Double.random(in: 0...200, using: &rng), y: Double.random(in: 0...200, using: &rng))
-            try monitor.add(.circle(CircleCondition(center: centre, radius: Double.random(in: 1...4, using: &rng), level: 0)),
-                            identifier: "spot-\(k)", assuming: .unsatisfied)
+            try monitor.add(
+                .circle(CircleCondition(center: centre, radius: Double.random(in: 1...4, using: &rng), level: 0)),
+                identifier: "spot-\(k)", assuming: .unsatisfied)
         }
         for h in 0..<4 {
             let hall = Point2D(x: 40 + 40 * Double(h), y: 100)
-            try monitor.add(.circle(CircleCondition(center: hall, radius: 20, level: 0)), identifier: "hall-\(h)", assuming: .unsatisfied)
+            try monitor.add(
+                .circle(CircleCondition(center: hall, radius: 20, level: 0)), identifier: "hall-\(h)",
+                assuming: .unsatisfied)
             for d in 0..<5 {
                 let desk = Point2D(x: hall.x - 10 + 5 * Double(d), y: hall.y + 5)
-                try monitor.add(.circle(CircleCondition(center: desk, radius: 1.5, level: 0)), identifier: "desk-\(h)-\(d)",
-                                assuming: .unsatisfied, parent: "hall-\(h)")
+                try monitor.add(
+                    .circle(CircleCondition(center: desk, radius: 1.5, level: 0)), identifier: "desk-\(h)-\(d)",
+                    assuming: .unsatisfied, parent: "hall-\(h)")
             }
         }
         #expect(monitor.identifiers.count == 100)
@@ -79,9 +83,12 @@ struct BudgetAndRangingTests {
         var policy = RangingPolicy()
         var commands: [RangingPolicy.Command] = []
         for t in [0.0, 1.0] {
-            commands += policy.handle(monitor.observe(BeaconSighting(time: t, identity: CorridorWalk.identity(0), rssi: -70)), in: monitor)
+            commands += policy.handle(
+                monitor.observe(BeaconSighting(time: t, identity: CorridorWalk.identity(0), rssi: -70)), in: monitor)
         }
-        commands += policy.handle(monitor.observe(PositionObservation(time: 2, position: Point2D(x: 120, y: 2), level: 0, accuracy: 1)), in: monitor)
+        commands += policy.handle(
+            monitor.observe(PositionObservation(time: 2, position: Point2D(x: 120, y: 2), level: 0, accuracy: 1)),
+            in: monitor)
         #expect(commands == [.start(one)])
         #expect(policy.ranging[one] == ["a", "b"])
         commands = policy.handle(monitor.advance(to: 30), in: monitor)

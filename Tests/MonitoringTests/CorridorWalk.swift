@@ -22,7 +22,9 @@ struct CorridorWalk {
     static let beaconX: [Double] = [30, 90, 150]
     static let circle = CircleCondition(center: Point2D(x: 60, y: 2), radius: 3, level: 0)
     /// Zone `shop`: x 115…125 across the corridor.
-    static let shop = Polygon([Point2D(x: 115, y: -2), Point2D(x: 125, y: -2), Point2D(x: 125, y: 6), Point2D(x: 115, y: 6)])
+    static let shop = Polygon([
+        Point2D(x: 115, y: -2), Point2D(x: 125, y: -2), Point2D(x: 125, y: 6), Point2D(x: 115, y: 6)
+    ])
 
     /// Distance at which the mean RSSI equals the sensitivity, metres (the true hearing range).
     static var hearingRange: Double { model.medianDistance(forRSSI: sensitivity) }
@@ -33,11 +35,13 @@ struct CorridorWalk {
 
     static let plan: FloorPlan = {
         let beacons = beaconX.indices.map {
-            Beacon(identity: identity($0), position: Point3D(x: beaconX[$0], y: 0, z: 1.2),
-                   measuredPower: model.measuredPower, pathLossExponent: model.exponent)
+            Beacon(
+                identity: identity($0), position: Point3D(x: beaconX[$0], y: 0, z: 1.2),
+                measuredPower: model.measuredPower, pathLossExponent: model.exponent)
         }
-        return try! FloorPlan(name: "corridor", defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2.5, receiverHeight: 1.2),
-                              floors: [Floor(level: 0, zones: [Zone(id: "shop", polygon: shop)], beacons: beacons)])
+        return try! FloorPlan(
+            name: "corridor", defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2.5, receiverHeight: 1.2),
+            floors: [Floor(level: 0, zones: [Zone(id: "shop", polygon: shop)], beacons: beacons)])
     }()
 
     enum Input {
@@ -91,7 +95,8 @@ struct CorridorWalk {
             while ts < t {
                 let p = Self.position(at: ts, legs: legs)
                 let distance = Point3D(x: p.x - bx, y: p.y, z: 0).distance(to: .init(x: 0, y: 0, z: 0))
-                let rssi = Self.model.expectedRSSI(atDistance: max(distance, 0.1)) + rng.gaussian(sigma: Self.model.sigma)
+                let rssi =
+                    Self.model.expectedRSSI(atDistance: max(distance, 0.1)) + rng.gaussian(sigma: Self.model.sigma)
                 if rssi >= Self.sensitivity && !dropped(ts) {
                     inputs.append(.sighting(BeaconSighting(time: ts, identity: Self.identity(index), rssi: rssi)))
                 }
@@ -102,7 +107,9 @@ struct CorridorWalk {
         while tp < t {
             let p = Self.position(at: tp, legs: legs)
             let noisy = Point2D(x: p.x + rng.gaussian(sigma: 0.7), y: p.y + rng.gaussian(sigma: 0.7))
-            if !dropped(tp) { inputs.append(.position(PositionObservation(time: tp, position: noisy, level: 0, accuracy: 1))) }
+            if !dropped(tp) {
+                inputs.append(.position(PositionObservation(time: tp, position: noisy, level: 0, accuracy: 1)))
+            }
             tp += 1
         }
         self.inputs = inputs.sorted { $0.time < $1.time }
@@ -124,7 +131,10 @@ struct CorridorWalk {
         while time <= duration {
             let now = inside(position(at: time))
             if now, start == nil { start = time }
-            if !now, let s = start { visits.append(s...time); start = nil }
+            if !now, let s = start {
+                visits.append(s...time)
+                start = nil
+            }
             time += 0.05
         }
         if let s = start { visits.append(s...duration) }

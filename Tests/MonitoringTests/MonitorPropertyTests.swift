@@ -1,8 +1,8 @@
 import BeaconModel
 import Foundation
 import Monitoring
-import Testing
 import TestSupport
+import Testing
 
 /// The monitor on seeded random streams (sightings of every strength, positions anywhere with
 /// any accuracy, times that jump, equal times, and advances): it never reports the same state
@@ -23,25 +23,32 @@ struct MonitorPropertyTests {
         for _ in 0..<20_000 {
             switch rng.next() % 20 {
             case 0: time += Double.random(in: 0...120, using: &rng)
-            case 1: break                                            // an equal time
+            case 1: break  // an equal time
             default: time += Double.random(in: 0...0.6, using: &rng)
             }
             let emitted: [MonitorEvent]
             switch rng.next() % 3 {
             case 0:
-                emitted = monitor.observe(BeaconSighting(time: time, identity: CorridorWalk.identity(Int(rng.next() % 3)),
-                                                         rssi: Double.random(in: -100...(-40), using: &rng)))
+                emitted = monitor.observe(
+                    BeaconSighting(
+                        time: time, identity: CorridorWalk.identity(Int(rng.next() % 3)),
+                        rssi: Double.random(in: -100...(-40), using: &rng)))
             case 1:
-                emitted = monitor.observe(PositionObservation(
-                    time: time, position: Point2D(x: Double.random(in: 0...200, using: &rng), y: Double.random(in: -4...8, using: &rng)),
-                    level: Int(rng.next() % 4 == 0 ? 1 : 0), accuracy: Double.random(in: 0.2...12, using: &rng)))
+                emitted = monitor.observe(
+                    PositionObservation(
+                        time: time,
+                        position: Point2D(
+                            x: Double.random(in: 0...200, using: &rng), y: Double.random(in: -4...8, using: &rng)),
+                        level: Int(rng.next() % 4 == 0 ? 1 : 0), accuracy: Double.random(in: 0.2...12, using: &rng)))
             default:
                 emitted = monitor.advance(to: time)
             }
             for event in emitted {
                 events += 1
                 if let previous = last[event.identifier] {
-                    #expect(previous.state != event.state, "\(event.identifier) reported \(event.state) twice (seed \(seed))")
+                    #expect(
+                        previous.state != event.state,
+                        "\(event.identifier) reported \(event.state) twice (seed \(seed))")
                     #expect(previous.date <= event.date, "\(event.identifier) went back in time (seed \(seed))")
                 }
                 last[event.identifier] = event

@@ -14,7 +14,9 @@ struct PlausibilityTests {
         #expect(events.allSatisfy { $0.flag == nil }, "\(events.filter { $0.flag != nil })")
     }
 
-    @Test("a beacon moved (or spoofed) 110 m away from its place on the plan gives flagged entries", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test(
+        "a beacon moved (or spoofed) 110 m away from its place on the plan gives flagged entries",
+        arguments: [1, 2, 3, 4, 5] as [UInt64])
     func moved(seed: UInt64) throws {
         var monitor = try WalkTests.monitor()
         // Beacon 3 belongs at x = 150 but transmits from x = 40, next to beacon 1.
@@ -29,18 +31,23 @@ struct PlausibilityTests {
     func otherFloorAndSetApart() throws {
         let upstairs = BeaconIdentity(uuid: CorridorWalk.uuid, major: 2, minor: 1)
         var floors = CorridorWalk.plan.floors
-        floors.append(Floor(level: 1, elevation: 4, beacons: [Beacon(identity: upstairs, position: Point3D(x: 30, y: 0, z: 1.2))]))
+        floors.append(
+            Floor(level: 1, elevation: 4, beacons: [Beacon(identity: upstairs, position: Point3D(x: 30, y: 0, z: 1.2))])
+        )
         let plan = try FloorPlan(name: "two floors", defaults: CorridorWalk.plan.defaults, floors: floors)
         var monitor = try RegionMonitor(plan: plan)
         try monitor.add(.beacon(BeaconCondition(upstairs)), identifier: "upstairs", assuming: .unsatisfied)
-        try monitor.add(.beacon(BeaconCondition(CorridorWalk.identity(0))), identifier: "beacon-1", assuming: .unsatisfied)
+        try monitor.add(
+            .beacon(BeaconCondition(CorridorWalk.identity(0))), identifier: "beacon-1", assuming: .unsatisfied)
         _ = monitor.observe(PositionObservation(time: 0, position: Point2D(x: 30, y: 2), level: 0, accuracy: 1))
         var events: [MonitorEvent] = []
         for t in [1.0, 2.0] { events += monitor.observe(BeaconSighting(time: t, identity: upstairs, rssi: -65)) }
         #expect(events.map(\.flag) == [.otherFloor])
         monitor.setApartBeacons = [CorridorWalk.identity(0)]
         events = []
-        for t in [3.0, 4.0] { events += monitor.observe(BeaconSighting(time: t, identity: CorridorWalk.identity(0), rssi: -65)) }
+        for t in [3.0, 4.0] {
+            events += monitor.observe(BeaconSighting(time: t, identity: CorridorWalk.identity(0), rssi: -65))
+        }
         #expect(events.map(\.flag) == [.setApart])
         // Without a recent position nothing can be checked, so nothing is flagged.
         var fresh = try RegionMonitor(plan: plan)

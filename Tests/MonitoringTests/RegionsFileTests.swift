@@ -23,18 +23,20 @@ struct RegionsFileTests {
 
     @Test("the example of the format reads, with wildcards, circle, zone, parent and hysteresis")
     func example() throws {
-        let file = try Self.read("""
-        { "regions": [
-          { "id": "site", "beacon": { "uuid": "\(Self.uuid)" } },
-          { "id": "aisle", "beacon": { "uuid": "\(Self.uuid)", "major": 1 } },
-          { "id": "desk-7", "beacon": { "uuid": "\(Self.uuid.lowercased())", "major": 1, "minor": 7 } },
-          { "id": "printer", "circle": { "x": 12.0, "y": 4.0, "radius": 2.5, "level": 0 }, "parent": "site" },
-          { "id": "shop", "zone": "shop", "hysteresis": { "exitDwell": 8, "enterCount": 3 }, "note": "ignored" } ] }
-        """)
+        let file = try Self.read(
+            """
+            { "regions": [
+              { "id": "site", "beacon": { "uuid": "\(Self.uuid)" } },
+              { "id": "aisle", "beacon": { "uuid": "\(Self.uuid)", "major": 1 } },
+              { "id": "desk-7", "beacon": { "uuid": "\(Self.uuid.lowercased())", "major": 1, "minor": 7 } },
+              { "id": "printer", "circle": { "x": 12.0, "y": 4.0, "radius": 2.5, "level": 0 }, "parent": "site" },
+              { "id": "shop", "zone": "shop", "hysteresis": { "exitDwell": 8, "enterCount": 3 }, "note": "ignored" } ] }
+            """)
         #expect(file.regions.map(\.id) == ["site", "aisle", "desk-7", "printer", "shop"])
         #expect(file.regions[1].condition == .beacon(BeaconCondition(uuid: CorridorWalk.uuid, major: 1)))
         #expect(file.regions[2].condition == .beacon(BeaconCondition(uuid: CorridorWalk.uuid, major: 1, minor: 7)))
-        #expect(file.regions[3].condition == .circle(CircleCondition(center: Point2D(x: 12, y: 4), radius: 2.5, level: 0)))
+        #expect(
+            file.regions[3].condition == .circle(CircleCondition(center: Point2D(x: 12, y: 4), radius: 2.5, level: 0)))
         #expect(file.regions[3].parent == "site")
         #expect(file.regions[4].hysteresis?.position.exitDwell == 8)
         #expect(file.regions[4].hysteresis?.beacon.enterCount == 3)
@@ -46,56 +48,89 @@ struct RegionsFileTests {
 
     @Test("a child listed before its parent is added after it")
     func parentLater() throws {
-        let file = try Self.read("""
-        {"regions": [{"id": "b", "zone": "shop", "parent": "a"}, {"id": "a", "zone": "shop"}]}
-        """)
+        let file = try Self.read(
+            """
+            {"regions": [{"id": "b", "zone": "shop", "parent": "a"}, {"id": "a", "zone": "shop"}]}
+            """)
         var monitor = try RegionMonitor(plan: CorridorWalk.plan)
         try monitor.add(file)
         #expect(Set(monitor.identifiers) == ["a", "b"])
         #expect(monitor.record(for: "b")?.parent == "a")
     }
 
-    @Test("bad input is an error naming the path and the value", arguments: [
-        (#"{"regions": [{"id": "a", "zone": "nowhere"}]}"#,
-         #"regions[0].zone: zone "nowhere" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"#),
-        (#"{"regions": [{"id": "a", "zone": "shop"}, {"id": "a", "zone": "shop"}]}"#,
-         #"regions[1].id: region id "a" is already used by regions[0].id; ids must be unique"#),
-        (#"{"regions": [{"id": "c", "circle": {"x": 1, "y": 2, "radius": -2.5}}]}"#,
-         "regions[0].circle.radius: radius -2.5 must be a positive number of metres"),
-        (#"{"regions": [{"id": "c", "circle": {"x": 1, "y": 2, "radius": 0}}]}"#,
-         "regions[0].circle.radius: radius 0 must be a positive number of metres"),
-        (#"{"regions": [{"id": "c", "circle": {"x": 1e400, "y": 2, "radius": 1}}]}"#,
-         "regions[0].circle.x: 1e400 is not a finite number"),
-        (#"{"regions": [{"id": "c", "circle": {"x": NaN, "y": 2, "radius": 1}}]}"#,
-         "the regions file is not valid JSON: NaN and Infinity are not JSON; write a finite number (line 1, column 42)"),
-        (#"{"regions": [{"id": "a", "zone": "shop", "parent": "ghost"}]}"#,
-         #"regions[0].parent: parent "ghost" is not a region id of this file"#),
-        (#"{"regions": [{"id": "a", "zone": "shop", "parent": "b"}, {"id": "b", "zone": "shop", "parent": "a"}]}"#,
-         "regions[0].parent: parents form a cycle a → b → a; a region cannot contain itself"),
-        (#"{"regions": [{"id": "a", "zone": "shop", "parent": "a"}]}"#,
-         "regions[0].parent: parents form a cycle a → a; a region cannot contain itself"),
-        (#"{"regions": [{"id": "a", "beacon": {"uuid": "not-a-uuid"}}]}"#,
-         #"regions[0].beacon.uuid: "not-a-uuid" is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"#),
-        (#"{"regions": [{"id": "a", "beacon": {"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000}}]}"#,
-         "regions[0].beacon.major: 70000 is out of range 0...65535"),
-        (#"{"regions": [{"id": "a", "beacon": {"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "minor": 3}}]}"#,
-         "regions[0].beacon.major: required key is missing"),
-        (#"{"regions": [{"id": "a", "zone": "shop", "circle": {"x": 1, "y": 2, "radius": 1}}]}"#,
-         #"regions[0]: a region needs exactly one of "beacon", "circle" and "zone", found 2"#),
-        (#"{"regions": [{"id": "", "zone": "shop"}]}"#, "regions[0].id: a region id must not be empty"),
-        (#"{"regions": [{"zone": "shop"}]}"#, "regions[0].id: required key is missing"),
-        (#"{"regions": [{"id": "a", "zone": "shop", "hysteresis": {"exitDwell": -1}}]}"#,
-         "regions[0].hysteresis.exitDwell: -1 is out of range 0...86400 s"),
-        (#"{"regions": {}}"#, "regions: expected an array […], found an object"),
-        ("", "the regions file is not valid JSON: the document is empty (line 1, column 1)"),
-    ])
+    @Test(
+        "bad input is an error naming the path and the value",
+        arguments: [
+            (
+                #"{"regions": [{"id": "a", "zone": "nowhere"}]}"#,
+                #"regions[0].zone: zone "nowhere" is not in the floor plan; use a zone id from the plan's floors[].zones[].id"#
+            ),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop"}, {"id": "a", "zone": "shop"}]}"#,
+                #"regions[1].id: region id "a" is already used by regions[0].id; ids must be unique"#
+            ),
+            (
+                #"{"regions": [{"id": "c", "circle": {"x": 1, "y": 2, "radius": -2.5}}]}"#,
+                "regions[0].circle.radius: radius -2.5 must be a positive number of metres"
+            ),
+            (
+                #"{"regions": [{"id": "c", "circle": {"x": 1, "y": 2, "radius": 0}}]}"#,
+                "regions[0].circle.radius: radius 0 must be a positive number of metres"
+            ),
+            (
+                #"{"regions": [{"id": "c", "circle": {"x": 1e400, "y": 2, "radius": 1}}]}"#,
+                "regions[0].circle.x: 1e400 is not a finite number"
+            ),
+            (
+                #"{"regions": [{"id": "c", "circle": {"x": NaN, "y": 2, "radius": 1}}]}"#,
+                "the regions file is not valid JSON: NaN and Infinity are not JSON; write a finite number (line 1, column 42)"
+            ),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop", "parent": "ghost"}]}"#,
+                #"regions[0].parent: parent "ghost" is not a region id of this file"#
+            ),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop", "parent": "b"}, {"id": "b", "zone": "shop", "parent": "a"}]}"#,
+                "regions[0].parent: parents form a cycle a → b → a; a region cannot contain itself"
+            ),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop", "parent": "a"}]}"#,
+                "regions[0].parent: parents form a cycle a → a; a region cannot contain itself"
+            ),
+            (
+                #"{"regions": [{"id": "a", "beacon": {"uuid": "not-a-uuid"}}]}"#,
+                #"regions[0].beacon.uuid: "not-a-uuid" is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"#
+            ),
+            (
+                #"{"regions": [{"id": "a", "beacon": {"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000}}]}"#,
+                "regions[0].beacon.major: 70000 is out of range 0...65535"
+            ),
+            (
+                #"{"regions": [{"id": "a", "beacon": {"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "minor": 3}}]}"#,
+                "regions[0].beacon.major: required key is missing"
+            ),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop", "circle": {"x": 1, "y": 2, "radius": 1}}]}"#,
+                #"regions[0]: a region needs exactly one of "beacon", "circle" and "zone", found 2"#
+            ),
+            (#"{"regions": [{"id": "", "zone": "shop"}]}"#, "regions[0].id: a region id must not be empty"),
+            (#"{"regions": [{"zone": "shop"}]}"#, "regions[0].id: required key is missing"),
+            (
+                #"{"regions": [{"id": "a", "zone": "shop", "hysteresis": {"exitDwell": -1}}]}"#,
+                "regions[0].hysteresis.exitDwell: -1 is out of range 0...86400 s"
+            ),
+            (#"{"regions": {}}"#, "regions: expected an array […], found an object"),
+            ("", "the regions file is not valid JSON: the document is empty (line 1, column 1)")
+        ])
     func badInput(json: String, expected: String) {
         #expect(Self.message(json) == expected)
     }
 
     @Test("a missing file is an error naming it")
     func missingFile() {
-        #expect(throws: MonitorError.io(path: "/nonexistent/regions.json", detail: "no such file; check the regions path")) {
+        #expect(
+            throws: MonitorError.io(path: "/nonexistent/regions.json", detail: "no such file; check the regions path")
+        ) {
             _ = try RegionsFile.load(path: "/nonexistent/regions.json", plan: CorridorWalk.plan)
         }
     }

@@ -1,4 +1,5 @@
 import BeaconModel
+
 @testable import Monitoring
 
 /// The monitor as it was before regions were indexed: every input walks every region. Kept as
@@ -27,8 +28,10 @@ struct ScanMonitor: Sendable {
 
     /// A monitor without regions.
     /// - Throws: ``MonitorError/invalidHysteresis(path:detail:)`` for a setting out of range.
-    init(plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
-                plausibility: PlausibilityRule = PlausibilityRule()) throws(MonitorError) {
+    init(
+        plan: FloorPlan, hysteresis: Hysteresis = Hysteresis(),
+        plausibility: PlausibilityRule = PlausibilityRule()
+    ) throws(MonitorError) {
         if let problem = hysteresis.problem { throw .invalidHysteresis(path: "hysteresis", detail: problem) }
         self.plan = plan
         self.hysteresis = hysteresis
@@ -52,13 +55,16 @@ struct ScanMonitor: Sendable {
     ///   - hysteresis: this region's own rules; nil: the monitor's.
     /// - Throws: ``MonitorError`` for an empty identifier, a zone not in the plan, a bad radius
     ///   or centre, a missing parent, a parent cycle, or a hysteresis setting out of range.
-    mutating func add(_ condition: MonitorCondition, identifier: String,
-                             assuming state: MonitorState = .unknown, parent: String? = nil,
-                             hysteresis: Hysteresis? = nil) throws(MonitorError) {
+    mutating func add(
+        _ condition: MonitorCondition, identifier: String,
+        assuming state: MonitorState = .unknown, parent: String? = nil,
+        hysteresis: Hysteresis? = nil
+    ) throws(MonitorError) {
         try validate(condition, identifier: identifier, parent: parent, hysteresis: hysteresis, path: identifier)
-        var entry = RegionEntry(record: MonitorRecord(
-            condition: condition, parent: parent, hysteresis: hysteresis,
-            lastEvent: MonitorEvent(identifier: identifier, state: state, date: now ?? 0), visits: VisitLog()))
+        var entry = RegionEntry(
+            record: MonitorRecord(
+                condition: condition, parent: parent, hysteresis: hysteresis,
+                lastEvent: MonitorEvent(identifier: identifier, state: state, date: now ?? 0), visits: VisitLog()))
         if state == .satisfied, let now { entry.record.visits.enter(at: now) }
         entry.beacon.since = now
         if entries[identifier] == nil { insertionOrder.append(identifier) }
@@ -76,7 +82,10 @@ struct ScanMonitor: Sendable {
         while grew {
             grew = false
             for (id, entry) in entries where !removed.contains(id) {
-                if let parent = entry.record.parent, removed.contains(parent) { removed.insert(id); grew = true }
+                if let parent = entry.record.parent, removed.contains(parent) {
+                    removed.insert(id)
+                    grew = true
+                }
             }
         }
         for id in removed { entries[id] = nil }
@@ -94,14 +103,17 @@ struct ScanMonitor: Sendable {
         var events = advance(to: sighting.time)
         for id in evaluationOrder {
             guard var entry = entries[id], case .beacon(let condition) = entry.record.condition,
-                  condition.matches(sighting.identity), isArmed(entry) else { continue }
+                condition.matches(sighting.identity), isArmed(entry)
+            else { continue }
             let rule = rule(of: entry).beacon
             let entered = entry.beacon.observe(time: sighting.time, rssi: sighting.rssi, rule: rule)
             entries[id] = entry
             if entered && entry.record.state != .satisfied {
-                let flag = plausibility.check(identity: sighting.identity, rssi: sighting.rssi, time: sighting.time,
-                                              position: lastPosition, setApart: setApartBeacons, plan: plan)
-                transition(id, to: .satisfied, at: sighting.time, refinement: sighting.identity, flag: flag, into: &events)
+                let flag = plausibility.check(
+                    identity: sighting.identity, rssi: sighting.rssi, time: sighting.time,
+                    position: lastPosition, setApart: setApartBeacons, plan: plan)
+                transition(
+                    id, to: .satisfied, at: sighting.time, refinement: sighting.identity, flag: flag, into: &events)
             }
         }
         return events
@@ -111,14 +123,16 @@ struct ScanMonitor: Sendable {
     /// - Returns: the events it causes, in date order.
     mutating func observe(_ observation: PositionObservation) -> [MonitorEvent] {
         guard observation.time.isFinite, observation.position.x.isFinite, observation.position.y.isFinite,
-              observation.accuracy.isFinite else { return [] }
+            observation.accuracy.isFinite
+        else { return [] }
         var events = advance(to: observation.time)
         if observation.time >= (lastPosition?.time ?? -.infinity) { lastPosition = observation }
         for id in evaluationOrder {
             guard var entry = entries[id], !entry.record.condition.isBeaconCondition, isArmed(entry) else { continue }
             let depth = self.depth(of: observation, in: entry.record.condition)
-            let next = entry.position.observe(time: observation.time, depth: depth, accuracy: observation.accuracy,
-                                              state: entry.record.state, rule: rule(of: entry).position)
+            let next = entry.position.observe(
+                time: observation.time, depth: depth, accuracy: observation.accuracy,
+                state: entry.record.state, rule: rule(of: entry).position)
             entries[id] = entry
             if let next { transition(id, to: next, at: observation.time, into: &events) }
         }
@@ -140,8 +154,9 @@ struct ScanMonitor: Sendable {
             for id in evaluationOrder {
                 let entry = entries[id]!
                 guard entry.record.condition.isBeaconCondition, isArmed(entry),
-                      let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
-                      deadline <= time else { continue }
+                    let deadline = entry.beacon.exitDeadline(state: entry.record.state, rule: rule(of: entry).beacon),
+                    deadline <= time
+                else { continue }
                 if due == nil || deadline < due!.date { due = (id, deadline) }
             }
             guard let due else { break }
@@ -152,9 +167,11 @@ struct ScanMonitor: Sendable {
 
     // MARK: Transitions
 
-    private mutating func transition(_ id: String, to state: MonitorState, at date: Double,
-                                     refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil,
-                                     into events: inout [MonitorEvent]) {
+    private mutating func transition(
+        _ id: String, to state: MonitorState, at date: Double,
+        refinement: BeaconIdentity? = nil, flag: PlausibilityFlag? = nil,
+        into events: inout [MonitorEvent]
+    ) {
         guard var entry = entries[id], entry.record.state != state else { return }
         let event = MonitorEvent(identifier: id, state: state, date: date, refinement: refinement, flag: flag)
         if state == .satisfied {
@@ -206,21 +223,27 @@ struct ScanMonitor: Sendable {
         }
     }
 
-    func validate(_ condition: MonitorCondition, identifier: String, parent: String?,
-                  hysteresis: Hysteresis?, path: String) throws(MonitorError) {
+    func validate(
+        _ condition: MonitorCondition, identifier: String, parent: String?,
+        hysteresis: Hysteresis?, path: String
+    ) throws(MonitorError) {
         guard !identifier.isEmpty else { throw .emptyIdentifier(path: path) }
         switch condition {
         case .beacon: break
         case .circle(let circle):
             guard circle.center.x.isFinite else { throw .nonFinite(path: path, value: "\(circle.center.x)") }
             guard circle.center.y.isFinite else { throw .nonFinite(path: path, value: "\(circle.center.y)") }
-            guard circle.radius.isFinite, circle.radius > 0 else { throw .invalidRadius(path: path, value: "\(circle.radius)") }
+            guard circle.radius.isFinite, circle.radius > 0 else {
+                throw .invalidRadius(path: path, value: "\(circle.radius)")
+            }
         case .zone(let id):
             guard zones.contains(id) else { throw .unknownZone(path: path, id: id) }
         }
         if let problem = hysteresis?.problem { throw .invalidHysteresis(path: path, detail: problem) }
         if let parent {
-            guard parent == identifier || entries[parent] != nil else { throw .missingParent(path: path, parent: parent) }
+            guard parent == identifier || entries[parent] != nil else {
+                throw .missingParent(path: path, parent: parent)
+            }
             var chain = [identifier]
             var next: String? = parent
             while let current = next {
@@ -245,4 +268,3 @@ struct ScanMonitor: Sendable {
         evaluationOrder = order
     }
 }
-

@@ -5,13 +5,17 @@ import Testing
 
 @Suite("Snapshot and restore")
 struct SnapshotTests {
-    @Test("snapshot → JSON → restore → continue gives the events of an uninterrupted run", arguments: [3, 8, 21] as [UInt64])
+    @Test(
+        "snapshot → JSON → restore → continue gives the events of an uninterrupted run",
+        arguments: [3, 8, 21] as [UInt64])
     func restoreContinues(seed: UInt64) throws {
         let walk = CorridorWalk(seed: seed)
         var uninterrupted = try WalkTests.monitor()
-        try uninterrupted.add(.beacon(BeaconCondition(uuid: CorridorWalk.uuid)), identifier: "site", assuming: .unsatisfied)
-        try uninterrupted.add(.circle(CircleCondition(center: Point2D(x: 120, y: 2), radius: 2, level: 0)),
-                              identifier: "till", assuming: .unsatisfied, parent: "shop")
+        try uninterrupted.add(
+            .beacon(BeaconCondition(uuid: CorridorWalk.uuid)), identifier: "site", assuming: .unsatisfied)
+        try uninterrupted.add(
+            .circle(CircleCondition(center: Point2D(x: 120, y: 2), radius: 2, level: 0)),
+            identifier: "till", assuming: .unsatisfied, parent: "shop")
         let start = uninterrupted
         let expected = walk.run(&uninterrupted)
         #expect(expected.count >= 12)

@@ -1,8 +1,8 @@
 import BeaconModel
 import Foundation
 import Monitoring
-import Testing
 import TestSupport
+import Testing
 
 /// Simulated walks past beacon, circle and zone regions with dropouts of up to 10 s.
 @Suite("Monitoring on simulated walks")
@@ -13,8 +13,9 @@ struct WalkTests {
     static func monitor(hysteresis: Hysteresis = Hysteresis()) throws -> RegionMonitor {
         var monitor = try RegionMonitor(plan: CorridorWalk.plan, hysteresis: hysteresis)
         for index in CorridorWalk.beaconX.indices {
-            try monitor.add(.beacon(BeaconCondition(CorridorWalk.identity(index))), identifier: "beacon-\(index + 1)",
-                            assuming: .unsatisfied)
+            try monitor.add(
+                .beacon(BeaconCondition(CorridorWalk.identity(index))), identifier: "beacon-\(index + 1)",
+                assuming: .unsatisfied)
         }
         try monitor.add(.circle(CorridorWalk.circle), identifier: "circle", assuming: .unsatisfied)
         try monitor.add(.zone("shop"), identifier: "shop", assuming: .unsatisfied)
@@ -50,7 +51,9 @@ struct WalkTests {
 
     /// Pairs each region's events with its true visits: one satisfied and one unsatisfied per
     /// visit, in order; collects the entry and exit delays (event time − true time).
-    static func evaluate(regions: [String], walks: [CorridorWalk], hysteresis: Hysteresis = Hysteresis()) throws -> [String: Delays] {
+    static func evaluate(
+        regions: [String], walks: [CorridorWalk], hysteresis: Hysteresis = Hysteresis()
+    ) throws -> [String: Delays] {
         var result: [String: Delays] = [:]
         for walk in walks {
             var monitor = try monitor(hysteresis: hysteresis)
@@ -62,18 +65,25 @@ struct WalkTests {
                 let visits = walk.trueVisits(truth(region))
                 let deep = deepTruth(region)
                 let seen = visits.map { visit in
-                    region.hasPrefix("beacon") || walk.inputs.filter {
-                        if case .position(let p) = $0 { return visit.contains(p.time) && deep(walk.position(at: p.time)) }
-                        return false
-                    }.count >= 3
+                    region.hasPrefix("beacon")
+                        || walk.inputs.filter {
+                            if case .position(let p) = $0 {
+                                return visit.contains(p.time) && deep(walk.position(at: p.time))
+                            }
+                            return false
+                        }.count >= 3
                 }
                 let mine = events.filter { $0.identifier == region }
                 var delays = result[region] ?? Delays()
-                let alternating = mine.enumerated().allSatisfy { $0.element.state == ($0.offset % 2 == 0 ? .satisfied : .unsatisfied) }
+                let alternating = mine.enumerated().allSatisfy {
+                    $0.element.state == ($0.offset % 2 == 0 ? .satisfied : .unsatisfied)
+                }
                 if mine.isEmpty && visits.count == 1 && !seen[0] {
                     delays.unseen += 1
                 } else if mine.count != visits.count * 2 || !alternating {
-                    delays.mismatches.append("\(region): \(visits.count) visits, events \(mine.map { "\($0.state.rawValue)@\(Int($0.date))" })")
+                    delays.mismatches.append(
+                        "\(region): \(visits.count) visits, events \(mine.map { "\($0.state.rawValue)@\(Int($0.date))" })"
+                    )
                 } else {
                     for (k, visit) in visits.enumerated() {
                         delays.entry.append(mine[2 * k].date - visit.lowerBound)
@@ -96,17 +106,25 @@ struct WalkTests {
         let walks = Self.seeds.map { CorridorWalk(seed: $0, maximumDropout: 10) }
         let regions = ["beacon-1", "beacon-2", "beacon-3", "circle", "shop"]
         let result = try Self.evaluate(regions: regions, walks: walks)
-        for (kind, members) in [("beacons", ["beacon-1", "beacon-2", "beacon-3"]), ("circle and zone", ["circle", "shop"])] {
+        for (kind, members) in [
+            ("beacons", ["beacon-1", "beacon-2", "beacon-3"]), ("circle and zone", ["circle", "shop"])
+        ] {
             let entry = members.flatMap { result[$0]!.entry }, exit = members.flatMap { result[$0]!.exit }
-            print(String(format: "%@: %d visits, entry delay median %.1f s, worst %.1f s; exit delay median %.1f s, worst %.1f s",
-                         kind, entry.count, Self.median(entry), entry.max()!, Self.median(exit), exit.max()!))
+            print(
+                String(
+                    format:
+                        "%@: %d visits, entry delay median %.1f s, worst %.1f s; exit delay median %.1f s, worst %.1f s",
+                    kind, entry.count, Self.median(entry), entry.max()!, Self.median(exit), exit.max()!))
         }
         for region in regions {
             let d = result[region]!
             #expect(d.mismatches.isEmpty, "\(d.mismatches)")
-            print(String(format: "%@: %d visits (%d hidden by dropouts), entry delay median %.1f s, range %.1f…%.1f s; exit delay median %.1f s, range %.1f…%.1f s",
-                         region, d.entry.count, d.unseen, Self.median(d.entry), d.entry.min() ?? .nan, d.entry.max() ?? .nan,
-                         Self.median(d.exit), d.exit.min() ?? .nan, d.exit.max() ?? .nan))
+            print(
+                String(
+                    format:
+                        "%@: %d visits (%d hidden by dropouts), entry delay median %.1f s, range %.1f…%.1f s; exit delay median %.1f s, range %.1f…%.1f s",
+                    region, d.entry.count, d.unseen, Self.median(d.entry), d.entry.min() ?? .nan, d.entry.max() ?? .nan,
+                    Self.median(d.exit), d.exit.min() ?? .nan, d.exit.max() ?? .nan))
             let (entry, exit) = region.hasPrefix("beacon") ? Self.beaconBounds : Self.positionBounds
             #expect(d.entry.allSatisfy { entry.contains($0) }, "\(region) entry delays \(d.entry)")
             #expect(d.exit.allSatisfy { exit.contains($0) }, "\(region) exit delays \(d.exit)")
@@ -116,8 +134,9 @@ struct WalkTests {
 
     @Test("without hysteresis the same walks give spurious events (what the defaults remove)")
     func naive() throws {
-        let naive = Hysteresis(beacon: .init(enterCount: 1, enterWindow: 0, exitDelay: 2),
-                               position: .init(enterMargin: 0, exitMargin: 0, exitDwell: 0, accuracyWeight: 0))
+        let naive = Hysteresis(
+            beacon: .init(enterCount: 1, enterWindow: 0, exitDelay: 2),
+            position: .init(enterMargin: 0, exitMargin: 0, exitDwell: 0, accuracyWeight: 0))
         let walks = Self.seeds.map { CorridorWalk(seed: $0, maximumDropout: 10) }
         var extra = 0, events = 0
         for walk in walks {
@@ -128,7 +147,9 @@ struct WalkTests {
                 extra += max(0, all.filter { $0.identifier == region }.count - 2)
             }
         }
-        print("naive rules on the same 30 walks: \(events) events, \(extra) more than one entry and one exit per region and walk")
+        print(
+            "naive rules on the same 30 walks: \(events) events, \(extra) more than one entry and one exit per region and walk"
+        )
         #expect(extra > 100)
     }
 
@@ -163,7 +184,10 @@ struct WalkTests {
             if t.truncatingRemainder(dividingBy: 1) < 0.25 {
                 events += monitor.observe(PositionObservation(time: t, position: noisy, level: 0, accuracy: 1))
                 let inside = CorridorWalk.shop.contains(noisy)
-                if inside != naiveInside { naiveChanges += 1; naiveInside = inside }
+                if inside != naiveInside {
+                    naiveChanges += 1
+                    naiveInside = inside
+                }
             }
             let edge = CorridorWalk.hearingRange + 0.5 * sin(phase * 1.7)
             let rssi = CorridorWalk.model.expectedRSSI(atDistance: edge) + rng.gaussian(sigma: 4)
@@ -174,7 +198,9 @@ struct WalkTests {
         }
         let shop = events.filter { $0.identifier == "shop" }
         let beacon = events.filter { $0.identifier == "beacon-2" }
-        print("pacing 10 min: shop \(shop.count) events, beacon-2 \(beacon.count) events; a bare point-in-polygon test changes \(naiveChanges) times")
+        print(
+            "pacing 10 min: shop \(shop.count) events, beacon-2 \(beacon.count) events; a bare point-in-polygon test changes \(naiveChanges) times"
+        )
         #expect(shop.count <= 1)
         #expect(beacon.count <= 1)
         #expect(naiveChanges > 50, "the scenario really is at the boundary")

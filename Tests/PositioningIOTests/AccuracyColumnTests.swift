@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 /// The fixes CSV's `accuracy` column against each report's covariance, on the bundled sample.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 /// The remaining rows of Docs/BadInput.md about file contents: truncated, binary and very long
@@ -10,7 +11,9 @@ struct BadInputFormatTests {
     static let header = "timestamp,uuid,major,minor,rssi\n"
     static let row = "0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70\n"
 
-    static func readAll(_ text: String, skipBadRows: Bool = false) throws(FileError) -> (samples: [RSSISample], counts: RSSISampleReader.Counts) {
+    static func readAll(
+        _ text: String, skipBadRows: Bool = false
+    ) throws(FileError) -> (samples: [RSSISample], counts: RSSISampleReader.Counts) {
         let reader = try RSSISampleReader(csv: CSVReader(text: text), skipBadRows: skipBadRows)
         var samples: [RSSISample] = []
         while let sample = try reader.next() { samples.append(sample) }
@@ -20,19 +23,25 @@ struct BadInputFormatTests {
     @Test("a file cut inside its last row: an error naming that line, or one bad row skipped")
     func truncated() throws {
         let cut = Self.header + Self.row + Self.row + "2,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1"
-        #expect(throws: FileError.malformedRow(path: "<input>", line: 4, detail: "has 3 field(s), column 'rssi' needs 5")) {
+        #expect(
+            throws: FileError.malformedRow(path: "<input>", line: 4, detail: "has 3 field(s), column 'rssi' needs 5")
+        ) {
             try Self.readAll(cut)
         }
         let skipped = try Self.readAll(cut, skipBadRows: true)
         #expect(skipped.samples.count == 2)
         #expect(skipped.counts.badRows == 1)
         // Cut inside the header: the required columns are missing.
-        #expect(throws: FileError.missingColumn(path: "<input>", column: "rssi", header: ["timestamp", "uuid", "major", "minor", "rs"])) {
+        #expect(
+            throws: FileError.missingColumn(
+                path: "<input>", column: "rssi", header: ["timestamp", "uuid", "major", "minor", "rs"])
+        ) {
             try Self.readAll("timestamp,uuid,major,minor,rs")
         }
     }
 
-    @Test("binary files (seeded random bytes, NUL bytes, invalid UTF-8) are typed errors or skipped rows, never a crash")
+    @Test(
+        "binary files (seeded random bytes, NUL bytes, invalid UTF-8) are typed errors or skipped rows, never a crash")
     func binary() throws {
         var rng = SeededGenerator(seed: 99)
         for trial in 0..<200 {
@@ -43,7 +52,9 @@ struct BadInputFormatTests {
                 let text = prefix + String(decoding: bytes, as: UTF8.self)
                 do {
                     let read = try Self.readAll(text, skipBadRows: true)
-                    #expect(read.samples.allSatisfy { RSSISample.isUsableTimestamp($0.timestamp) && $0.rssi.isFinite }, "trial \(trial)")
+                    #expect(
+                        read.samples.allSatisfy { RSSISample.isUsableTimestamp($0.timestamp) && $0.rssi.isFinite },
+                        "trial \(trial)")
                 } catch {
                     #expect(error.description.count < 400, "trial \(trial): \(error.description.prefix(100))")
                 }
@@ -69,7 +80,8 @@ struct BadInputFormatTests {
         #expect(skipped.samples.count == 2 && skipped.counts.badRows == 1)
         // A long but valid device name is kept whole.
         let device = String(repeating: "d", count: 100_000)
-        let named = try Self.readAll("timestamp,uuid,major,minor,rssi,device\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70,\(device)\n")
+        let named = try Self.readAll(
+            "timestamp,uuid,major,minor,rssi,device\n0,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70,\(device)\n")
         #expect(named.samples.first?.device == device)
     }
 
@@ -77,16 +89,18 @@ struct BadInputFormatTests {
     func calibrationJSON() {
         let all = #""all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}"#
         let cases = [
-            "{\(all), \(all)}",                                                     // duplicate key
-            String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), // deep nesting
+            "{\(all), \(all)}",  // duplicate key
+            String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),  // deep nesting
             #"{"all": {"measuredPower": -1e400, "pathLossExponent": 2, "sigma": 4, "count": 1}}"#,
             #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1e30}}"#,
             #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 1e300, "count": 1}}"#,
             #"{"all": [1, 2, 3]}"#,
-            #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": {"uuid": 1}}"#,
+            #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": {"uuid": 1}}"#
         ]
         for json in cases {
-            #expect(throws: CalibrationFileError.self, "\(json.prefix(80))") { try CalibrationFile(data: Data(json.utf8)) }
+            #expect(throws: CalibrationFileError.self, "\(json.prefix(80))") {
+                try CalibrationFile(data: Data(json.utf8))
+            }
         }
     }
 
@@ -94,7 +108,8 @@ struct BadInputFormatTests {
     func byteOrderMarkAndCRLF() throws {
         let plain = try Self.readAll(Self.header + Self.row)
         let marked = try Self.readAll("\u{FEFF}" + Self.header + Self.row)
-        let crlf = try Self.readAll("\u{FEFF}" + (Self.header + Self.row + Self.row).replacingOccurrences(of: "\n", with: "\r\n"))
+        let crlf = try Self.readAll(
+            "\u{FEFF}" + (Self.header + Self.row + Self.row).replacingOccurrences(of: "\n", with: "\r\n"))
         #expect(marked.samples == plain.samples)
         #expect(plain.samples.count == 1)
         #expect(crlf.samples == plain.samples + plain.samples)

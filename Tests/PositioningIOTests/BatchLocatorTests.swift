@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 /// The batch logic of `indoorpos locate` as a library type: reading order, starting over,
@@ -17,7 +18,9 @@ struct BatchLocatorTests {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
-        lines = try String(contentsOfFile: Self.examples.appendingPathComponent("office-rssi.csv").path, encoding: .utf8).split(whereSeparator: \.isNewline)
+        lines = try String(
+            contentsOfFile: Self.examples.appendingPathComponent("office-rssi.csv").path, encoding: .utf8
+        ).split(whereSeparator: \.isNewline)
     }
 
     func write(_ rows: [Substring], _ name: String) throws -> String {
@@ -28,11 +31,17 @@ struct BatchLocatorTests {
 
     /// The reports of a run of `locator` on `path`, and its result; `restarts` counts the calls
     /// of the restart callback (which empties the reports, as a writer would).
-    func locate(_ locator: BatchLocator, _ path: String) throws -> (reports: [PositionReport], result: BatchResult, restarts: Int) {
+    func locate(
+        _ locator: BatchLocator, _ path: String
+    ) throws -> (reports: [PositionReport], result: BatchResult, restarts: Int) {
         var reports: [PositionReport] = []
         var restarts = 0
-        let result = try locator.run(path: path, write: { reports.append($0) },
-                                     restart: { restarts += 1; reports.removeAll() })
+        let result = try locator.run(
+            path: path, write: { reports.append($0) },
+            restart: {
+                restarts += 1
+                reports.removeAll()
+            })
         return (reports, result, restarts)
     }
 
@@ -97,8 +106,9 @@ struct BatchLocatorTests {
         let released = try locate(BatchLocator(plan: plan, configuration: configuration), path)
         let kept = try locate(BatchLocator(plan: plan), path)
         #expect(released.reports.count == kept.reports.count)
-        #expect(Set(released.reports.map { "\($0.device ?? "")@\($0.timestamp)" })
-            == Set(kept.reports.map { "\($0.device ?? "")@\($0.timestamp)" }))
+        #expect(
+            Set(released.reports.map { "\($0.device ?? "")@\($0.timestamp)" })
+                == Set(kept.reports.map { "\($0.device ?? "")@\($0.timestamp)" }))
     }
 
     @Test("no usable sample is an error that says what was read and skipped; a refused restart stops the run")
@@ -109,15 +119,19 @@ struct BatchLocatorTests {
             return Substring(fields.joined(separator: ","))
         }
         let path = try write(Array(unknown), "unknown.csv")
-        #expect(throws: BatchLocatorError.noUsableSample(path: path, detail: "20 samples read; skipped 20 of beacons not in the plan")) {
+        #expect(
+            throws: BatchLocatorError.noUsableSample(
+                path: path, detail: "20 samples read; skipped 20 of beacons not in the plan")
+        ) {
             _ = try locate(BatchLocator(plan: plan), path)
         }
         var late = Array(lines.dropFirst())
         late.insert(late.remove(at: 100), at: 130)
         let latePath = try write(late, "late.csv")
         #expect(throws: BatchLocatorError.cannotStartOver(path: "out.csv")) {
-            _ = try BatchLocator(plan: plan).run(path: latePath, write: { _ in },
-                                                  restart: { throw BatchLocatorError.cannotStartOver(path: "out.csv") })
+            _ = try BatchLocator(plan: plan).run(
+                path: latePath, write: { _ in },
+                restart: { throw BatchLocatorError.cannotStartOver(path: "out.csv") })
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("CSV reader at the byte level")
@@ -12,7 +13,8 @@ struct ByteReaderTests {
         let rows = ["timestamp,uuid,major,minor,rssi", "0.5,\(Self.uuid),1,7,-67", "", "1.25,\(Self.uuid),1,8,-71.5"]
         var results: [[RSSISample]] = []
         for (separator, prefix) in [("\n", ""), ("\r\n", ""), ("\r", ""), ("\r", "\u{FEFF}"), ("\r\n", "\u{FEFF}")] {
-            let reader = try RSSISampleReader(csv: CSVReader(text: prefix + rows.joined(separator: separator) + separator))
+            let reader = try RSSISampleReader(
+                csv: CSVReader(text: prefix + rows.joined(separator: separator) + separator))
             var samples: [RSSISample] = []
             while let sample = try reader.next() { samples.append(sample) }
             results.append(samples)
@@ -24,12 +26,18 @@ struct ByteReaderTests {
 
     @Test("line numbers in errors count lone-CR lines and lines inside quoted fields")
     func lineNumbersWithCR() throws {
-        let reader = try RSSISampleReader(csv: CSVReader(text:
-            "timestamp,uuid,major,minor,rssi,device\r0,\(Self.uuid),1,1,-60,\"two\rlines\"\r1,\(Self.uuid),1,1,loud,x\r"))
+        let reader = try RSSISampleReader(
+            csv: CSVReader(
+                text:
+                    "timestamp,uuid,major,minor,rssi,device\r0,\(Self.uuid),1,1,-60,\"two\rlines\"\r1,\(Self.uuid),1,1,loud,x\r"
+            ))
         let first = try #require(try reader.next())
         #expect(first.device == "two\rlines")
-        #expect(throws: FileError.invalidValue(path: "<input>", line: 4, column: "rssi", value: "loud",
-                                              expected: "a finite number")) { _ = try reader.next() }
+        #expect(
+            throws: FileError.invalidValue(
+                path: "<input>", line: 4, column: "rssi", value: "loud",
+                expected: "a finite number")
+        ) { _ = try reader.next() }
     }
 
     @Test("quoted fields with escaped quotes, CRLF and a BOM on a file read across block boundaries")
@@ -58,9 +66,11 @@ struct ByteReaderTests {
     @Test("numbers parse from bytes to exactly the double and integer the standard library gives")
     func numbersMatchStandardLibrary() throws {
         var random = SeededGenerator(seed: 10)
-        var texts = ["0", "-0", "+1", "1.", ".5", "5e", "1e22", "1e23", "123456789012345678", "9007199254740993",
-                     "0.1", "-59.25", "1E-5", "2.5e+3", "0x1p3", "inf", "-infinity", "nan", "1_0", "--1", "1.2.3",
-                     "00012.500", "4.9e-324", "1.7976931348623157e308", "1e400", "", "-", "+", "e5", " 1"]
+        var texts = [
+            "0", "-0", "+1", "1.", ".5", "5e", "1e22", "1e23", "123456789012345678", "9007199254740993",
+            "0.1", "-59.25", "1E-5", "2.5e+3", "0x1p3", "inf", "-infinity", "nan", "1_0", "--1", "1.2.3",
+            "00012.500", "4.9e-324", "1.7976931348623157e308", "1e400", "", "-", "+", "e5", " 1"
+        ]
         for _ in 0..<20_000 {
             let digits = Int.random(in: 1...19, using: &random)
             var text = Bool.random(using: &random) ? "-" : ""
@@ -76,8 +86,9 @@ struct ByteReaderTests {
             let bytes = Array(text.utf8)
             let parsed = DecimalText.double(bytes, 0..<bytes.count)
             let expected = Double(text)
-            #expect(parsed?.bitPattern == expected?.bitPattern || (parsed?.isNaN == true && expected?.isNaN == true),
-                    "\(text): \(String(describing: parsed)) vs \(String(describing: expected))")
+            #expect(
+                parsed?.bitPattern == expected?.bitPattern || (parsed?.isNaN == true && expected?.isNaN == true),
+                "\(text): \(String(describing: parsed)) vs \(String(describing: expected))")
             #expect(DecimalText.integer(bytes, 0..<bytes.count) == Int(text), "\(text)")
         }
     }
@@ -88,15 +99,21 @@ struct ByteReaderTests {
             ("0,not-a-uuid,1,1,-60", "uuid", "not-a-uuid", "a UUID like F7826DA6-4FA2-4E98-8024-BC5B71E0893E"),
             ("0,\(Self.uuid),x,1,-60", "major", "x", "an integer in 0...65535"),
             ("0,\(Self.uuid),1,-1,-60", "minor", "-1", "an integer in 0...65535"),
-            ("0,\(Self.uuid),1", "rssi", "", ""),
+            ("0,\(Self.uuid),1", "rssi", "", "")
         ] {
             let reader = try RSSISampleReader(csv: CSVReader(text: "timestamp,uuid,major,minor,rssi\n\(row)\n"))
             if expected.isEmpty {
-                #expect(throws: FileError.malformedRow(path: "<input>", line: 2,
-                                                      detail: "has 3 field(s), column 'rssi' needs 5")) { _ = try reader.next() }
+                #expect(
+                    throws: FileError.malformedRow(
+                        path: "<input>", line: 2,
+                        detail: "has 3 field(s), column 'rssi' needs 5")
+                ) { _ = try reader.next() }
             } else {
-                #expect(throws: FileError.invalidValue(path: "<input>", line: 2, column: column, value: value,
-                                                      expected: expected)) { _ = try reader.next() }
+                #expect(
+                    throws: FileError.invalidValue(
+                        path: "<input>", line: 2, column: column, value: value,
+                        expected: expected)
+                ) { _ = try reader.next() }
             }
         }
     }

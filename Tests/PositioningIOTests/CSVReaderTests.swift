@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 @Suite("CSV reader")
@@ -29,8 +30,11 @@ struct CSVReaderTests {
         let row = try #require(try reader.next())
         #expect(try reader.double(row, 0) == 3)
         #expect(reader.line == 4)
-        #expect(throws: FileError.invalidValue(path: "<input>", line: 4, column: "b", value: "x",
-                                              expected: "a finite number")) {
+        #expect(
+            throws: FileError.invalidValue(
+                path: "<input>", line: 4, column: "b", value: "x",
+                expected: "a finite number")
+        ) {
             _ = try reader.double(row, b)
         }
     }

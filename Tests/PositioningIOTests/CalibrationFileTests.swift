@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("Calibration JSON")
@@ -10,12 +11,16 @@ struct CalibrationFileTests {
     func report() throws -> CalibrationReport {
         var rng = SeededGenerator(seed: 3)
         var samples: [CalibrationSample] = []
-        for (minor, model) in [(UInt16(7), PathLossModel(measuredPower: -61, exponent: 1.8, sigma: 3)),
-                               (8, PathLossModel(measuredPower: -57, exponent: 2.4, sigma: 3))] {
+        for (minor, model) in [
+            (UInt16(7), PathLossModel(measuredPower: -61, exponent: 1.8, sigma: 3)),
+            (8, PathLossModel(measuredPower: -57, exponent: 2.4, sigma: 3))
+        ] {
             for k in 0..<400 {
                 let d = 0.5 + Double(k % 20) * 0.5
-                samples.append(CalibrationSample(distance: d, rssi: model.expectedRSSI(atDistance: d) + rng.gaussian(sigma: 3),
-                                                 beacon: BeaconIdentity(uuid: uuid, major: 1, minor: minor)))
+                samples.append(
+                    CalibrationSample(
+                        distance: d, rssi: model.expectedRSSI(atDistance: d) + rng.gaussian(sigma: 3),
+                        beacon: BeaconIdentity(uuid: uuid, major: 1, minor: minor)))
             }
         }
         return try PathLossCalibration(method: .robust).fitPerBeacon(samples)
@@ -26,7 +31,9 @@ struct CalibrationFileTests {
         let file = CalibrationFile(report: try report(), samplesNameBeacons: true)
         let data = file.jsonData()
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"measuredPower\"") && text.contains("\"pathLossExponent\"") && text.contains("\"uuid\" : \"F7826DA6"))
+        #expect(
+            text.contains("\"measuredPower\"") && text.contains("\"pathLossExponent\"")
+                && text.contains("\"uuid\" : \"F7826DA6"))
         let loaded = try CalibrationFile(data: data)
         #expect(loaded == file)
         let models = loaded.beaconModels()
@@ -35,8 +42,9 @@ struct CalibrationFileTests {
         #expect(loaded.all.count == 800)
         #expect(loaded.all.method == "bisquare")
         // A plan beacon without its own fit keeps the plan's values, with the calibrated σ.
-        let other = ResolvedBeacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: 9), level: 0,
-                                   position: Point3D(x: 0, y: 0, z: 0), measuredPower: -59, pathLossExponent: 2)
+        let other = ResolvedBeacon(
+            identity: BeaconIdentity(uuid: uuid, major: 1, minor: 9), level: 0,
+            position: Point3D(x: 0, y: 0, z: 0), measuredPower: -59, pathLossExponent: 2)
         #expect(loaded.model(for: other) == PathLossModel(measuredPower: -59, exponent: 2, sigma: loaded.all.sigma))
         let anonymous = CalibrationFile(beacons: nil, all: loaded.all)
         #expect(anonymous.model(for: other) == loaded.all.model)
@@ -46,30 +54,44 @@ struct CalibrationFileTests {
     @Test("the FORMATS.md example loads")
     func formatsExample() throws {
         let json = """
-        { "beacons": [ { "uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 7,
-                         "measuredPower": -61.2, "pathLossExponent": 1.8, "sigma": 4.1, "count": 412 } ],
-          "all": { "measuredPower": -60.4, "pathLossExponent": 1.9, "sigma": 4.6, "count": 5120 } }
-        """
+            { "beacons": [ { "uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 7,
+                             "measuredPower": -61.2, "pathLossExponent": 1.8, "sigma": 4.1, "count": 412 } ],
+              "all": { "measuredPower": -60.4, "pathLossExponent": 1.9, "sigma": 4.6, "count": 5120 } }
+            """
         let file = try CalibrationFile(data: Data(json.utf8))
         #expect(file.beacons?.first?.fit.measuredPower == -61.2)
         #expect(file.all.model == PathLossModel(measuredPower: -60.4, exponent: 1.9, sigma: 4.6))
     }
 
-    @Test("bad files name the JSON path", arguments: [
-        (#"{"all": {"pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower"),
-        (#"{"all": {"measuredPower": -60, "pathLossExponent": -2, "sigma": 4, "count": 1}}"#, "all.pathLossExponent"),
-        (#"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": -4, "count": 1}}"#, "all.sigma"),
-        (#"{"all": {"measuredPower": 5, "pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower"),
-        (#"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}]}"#, "beacons[0].major"),
-        (#"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": [{"uuid": "nope", "major": 1, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}]}"#, "beacons[0].uuid"),
-        (#"{"all": {"measuredPower": "loud", "pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower"),
-    ])
+    @Test(
+        "bad files name the JSON path",
+        arguments: [
+            (#"{"all": {"pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower"),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": -2, "sigma": 4, "count": 1}}"#,
+                "all.pathLossExponent"
+            ),
+            (#"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": -4, "count": 1}}"#, "all.sigma"),
+            (#"{"all": {"measuredPower": 5, "pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower"),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 70000, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}]}"#,
+                "beacons[0].major"
+            ),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": [{"uuid": "nope", "major": 1, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}]}"#,
+                "beacons[0].uuid"
+            ),
+            (#"{"all": {"measuredPower": "loud", "pathLossExponent": 2, "sigma": 4, "count": 1}}"#, "all.measuredPower")
+        ])
     func badValues(json: String, path: String) {
         do {
             _ = try CalibrationFile(data: Data(json.utf8), label: "c.json")
             Issue.record("accepted \(json)")
         } catch {
-            guard case .invalidValue("c.json", let jsonPath, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidValue("c.json", let jsonPath, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(jsonPath == path)
             #expect(error.description.hasPrefix("c.json: \(path): "))
         }
@@ -77,10 +99,16 @@ struct CalibrationFileTests {
 
     @Test("duplicates, non-JSON and missing files are typed errors")
     func otherErrors() {
-        let entry = #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}"#
-        let json = #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": ["# + entry + "," + entry + "]}"
-        #expect(throws: CalibrationFileError.duplicateBeacon(path: "<input>", jsonPath: "beacons[1]",
-                                                             beacon: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E:1:1")) {
+        let entry =
+            #"{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 1, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}"#
+        let json =
+            #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": ["# + entry
+            + "," + entry + "]}"
+        #expect(
+            throws: CalibrationFileError.duplicateBeacon(
+                path: "<input>", jsonPath: "beacons[1]",
+                beacon: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E:1:1")
+        ) {
             try CalibrationFile(data: Data(json.utf8))
         }
         #expect(throws: CalibrationFileError.invalidJSON(path: "<input>", detail: "not valid JSON")) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 @Suite("Calibration samples CSV")
@@ -10,8 +11,11 @@ struct CalibrationSamplesTests {
     func anonymous() throws {
         let text = "rssi,extra,distance\r\n-58,x,1.0\r\n-66.5,y,2.0\r\n0,z,3\r\n127,w,4\r\n\r\n-70,v,3.5\r\n"
         let read = try CalibrationSamples.read(text: text)
-        #expect(read.samples == [CalibrationSample(distance: 1, rssi: -58), CalibrationSample(distance: 2, rssi: -66.5),
-                                 CalibrationSample(distance: 3.5, rssi: -70)])
+        #expect(
+            read.samples == [
+                CalibrationSample(distance: 1, rssi: -58), CalibrationSample(distance: 2, rssi: -66.5),
+                CalibrationSample(distance: 3.5, rssi: -70)
+            ])
         #expect(read.skippedNoReading == 2)
     }
 
@@ -29,23 +33,28 @@ struct CalibrationSamplesTests {
         #expect(read.samples.count == 1 && read.skippedTooClose == 2)
     }
 
-    @Test("bad values name the line and column", arguments: [
-        ("distance,rssi\n1,-60\n0,-61\n", 3, "distance"),
-        ("distance,rssi\n1,-60\n-2,-61\n", 3, "distance"),
-        ("distance,rssi\n1,-60\n2,nan\n", 3, "rssi"),
-        ("distance,rssi\n1,-60\ninf,-61\n", 3, "distance"),
-        ("distance,rssi\n1,5\n", 2, "rssi"),
-        ("distance,rssi\n1,-400\n", 2, "rssi"),
-        ("distance,rssi\n1,abc\n", 2, "rssi"),
-        ("uuid,major,minor,distance,rssi\nnot-a-uuid,1,1,1,-60\n", 2, "uuid"),
-        ("uuid,major,minor,distance,rssi\nF7826DA6-4FA2-4E98-8024-BC5B71E0893E,70000,1,1,-60\n", 2, "major"),
-    ])
+    @Test(
+        "bad values name the line and column",
+        arguments: [
+            ("distance,rssi\n1,-60\n0,-61\n", 3, "distance"),
+            ("distance,rssi\n1,-60\n-2,-61\n", 3, "distance"),
+            ("distance,rssi\n1,-60\n2,nan\n", 3, "rssi"),
+            ("distance,rssi\n1,-60\ninf,-61\n", 3, "distance"),
+            ("distance,rssi\n1,5\n", 2, "rssi"),
+            ("distance,rssi\n1,-400\n", 2, "rssi"),
+            ("distance,rssi\n1,abc\n", 2, "rssi"),
+            ("uuid,major,minor,distance,rssi\nnot-a-uuid,1,1,1,-60\n", 2, "uuid"),
+            ("uuid,major,minor,distance,rssi\nF7826DA6-4FA2-4E98-8024-BC5B71E0893E,70000,1,1,-60\n", 2, "major")
+        ])
     func badValues(text: String, line: Int, column: String) {
         do {
             _ = try CalibrationSamples.read(text: text, label: "cal.csv")
             Issue.record("accepted \(text)")
         } catch {
-            guard case .invalidValue(let path, let l, let c, _, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidValue(let path, let l, let c, _, _) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(path == "cal.csv" && l == line && c == column)
             #expect(error.description.hasPrefix("cal.csv:\(line): column '\(column)'"))
         }
@@ -56,7 +65,10 @@ struct CalibrationSamplesTests {
         #expect(throws: FileError.missingColumn(path: "<input>", column: "rssi", header: ["distance", "rsi"])) {
             try CalibrationSamples.read(text: "distance,rsi\n1,-60\n")
         }
-        #expect(throws: FileError.missingColumn(path: "<input>", column: "major", header: ["uuid", "minor", "distance", "rssi"])) {
+        #expect(
+            throws: FileError.missingColumn(
+                path: "<input>", column: "major", header: ["uuid", "minor", "distance", "rssi"])
+        ) {
             try CalibrationSamples.read(text: "uuid,minor,distance,rssi\n\(uuid),1,1,-60\n")
         }
     }
@@ -72,6 +84,8 @@ struct CalibrationSamplesTests {
         let headerOnly = try CalibrationSamples.read(text: "distance,rssi\n")
         #expect(headerOnly.samples.isEmpty)
         #expect(throws: CalibrationError.noSamples) { try PathLossCalibration().fit(headerOnly.samples) }
-        #expect(throws: FileError.self) { try CalibrationSamples.read(path: directory.appendingPathComponent("none.csv").path) }
+        #expect(throws: FileError.self) {
+            try CalibrationSamples.read(path: directory.appendingPathComponent("none.csv").path)
+        }
     }
 }

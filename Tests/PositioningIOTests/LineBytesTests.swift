@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import PositioningIO
 
 @Suite("Output lines as bytes")
@@ -14,8 +15,10 @@ struct LineBytesTests {
     @Test("fixed-point numbers are exactly what %.3f prints: random values, exact ties, signs, extremes")
     func fixedMatchesPrintf() {
         var random = SeededGenerator(seed: 31)
-        var values: [Double] = [0, -0.0, 0.0005, -0.0005, 0.0004999, -0.0001, 1e-300, -1e-300, 2.5e15, 9.007e15,
-                                1e17, -1e22, 4503599627.3705, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        var values: [Double] = [
+            0, -0.0, 0.0005, -0.0005, 0.0004999, -0.0001, 1e-300, -1e-300, 2.5e15, 9.007e15,
+            1e17, -1e22, 4503599627.3705, .greatestFiniteMagnitude, .leastNonzeroMagnitude
+        ]
         // Exact ties at the third decimal: odd multiples of 1/16, 1/32, … (1000 j / 2^k = n + 1/2).
         for k in 4...12 {
             for j in stride(from: 1, to: 4000, by: 2) { values.append(Double(j) / Double(1 << k)) }
@@ -53,7 +56,7 @@ struct LineBytesTests {
             ("crlf\r\nend", "crlf\r\nend", "\"crlf\\r\\nend\""),
             ("tab\tbell\u{7}", "tab\tbell\u{7}", "\"tab\\tbell\\u0007\""),
             ("Büro, 2", "\"Büro, 2\"", "\"Büro, 2\""),
-            ("back\\slash", "back\\slash", "\"back\\\\slash\""),
+            ("back\\slash", "back\\slash", "\"back\\\\slash\"")
         ]
         for (text, csv, json) in cases {
             line.clear()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PositioningIO
 
 @Suite("Fix writers")
@@ -9,14 +10,16 @@ struct ReportWriterTests {
         accuracy: 0.75, zone: "lobby", source: .tracked, beaconCount: 5)
 
     static let georeferenced = try! FloorPlan(
-        name: "geo", floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0, y: 10), Point2D(x: 10, y: 10)]))],
+        name: "geo",
+        floors: [Floor(level: 0, outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 0, y: 10), Point2D(x: 10, y: 10)]))],
         georeference: Georeference(latitude: 45, longitude: 7, bearing: 0))
 
     func written(_ format: ReportFormat, device: Bool) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
         defer { try? FileManager.default.removeItem(at: url) }
-        let writer = try ReportWriter(output: try OutputFile(path: url.path), format: format, includeDevice: device,
-                                   plan: Self.georeferenced)
+        let writer = try ReportWriter(
+            output: try OutputFile(path: url.path), format: format, includeDevice: device,
+            plan: Self.georeferenced)
         writer.write(Self.report)
         writer.write(Self.report)
         try writer.finish()
@@ -41,10 +44,11 @@ struct ReportWriterTests {
             #expect(object["floor"] as? Int == 0)
             #expect(object["zone"] as? String == "lobby")
         }
-        let geo = try #require(try JSONSerialization.jsonObject(with: Data(try written(.geojson, device: false).utf8)) as? [String: Any])
+        let geo = try #require(
+            try JSONSerialization.jsonObject(with: Data(try written(.geojson, device: false).utf8)) as? [String: Any])
         #expect(geo["type"] as? String == "FeatureCollection")
         let features = try #require(geo["features"] as? [[String: Any]])
-        #expect(features.count == 4)   // the outline, two fixes, one track
+        #expect(features.count == 4)  // the outline, two fixes, one track
         let kinds = features.map { ($0["geometry"] as? [String: Any])?["type"] as? String }
         #expect(kinds == ["Polygon", "Point", "Point", "LineString"])
         // (1.23456, −2) m from an origin at 45° N 7° E, y north: at 45°, 1° of longitude is
@@ -55,13 +59,14 @@ struct ReportWriterTests {
         // The outline's ring is closed and turned counter-clockwise (it was clockwise in the plan).
         let ring = try #require(((features[0]["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first)
         #expect(ring.count == 4 && ring.first == ring.last)
-        #expect(ring.contains([7, 45]))   // the plan origin is the georeference origin
+        #expect(ring.contains([7, 45]))  // the plan origin is the georeference origin
         var twiceArea = 0.0
         for i in 0..<3 { twiceArea += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1] }
         #expect(twiceArea > 0)
         #expect(throws: GeoJSONError.self) {
-            _ = try ReportWriter(output: try OutputFile(path: nil), format: .geojson, includeDevice: false,
-                              plan: try FloorPlan(name: "plain", floors: [Floor(level: 0)]))
+            _ = try ReportWriter(
+                output: try OutputFile(path: nil), format: .geojson, includeDevice: false,
+                plan: try FloorPlan(name: "plain", floors: [Floor(level: 0)]))
         }
     }
 

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
-import TestSupport
 import BeaconModel
+import Foundation
+import TestSupport
+import Testing
+
 @testable import Ranging
 
 @Suite("Path-loss calibration")
@@ -9,7 +10,8 @@ struct CalibrationTests {
     let truth = PathLossModel(measuredPower: -59, exponent: 2.2, sigma: 4)
 
     func meets(_ result: CalibrationResult) -> Bool {
-        abs(result.model.measuredPower - truth.measuredPower) <= 0.5 && abs(result.model.exponent - truth.exponent) <= 0.05
+        abs(result.model.measuredPower - truth.measuredPower) <= 0.5
+            && abs(result.model.exponent - truth.exponent) <= 0.05
     }
 
     @Test("2000 samples, σ = 4 dB, 0.5–15 m: P₀ within 0.5 dB, n within 0.05, every method")
@@ -34,8 +36,8 @@ struct CalibrationTests {
         let samples = Simulation.samples(model: truth, count: 2000, outlierShare: 0.1, seed: 2)
         let plain = try PathLossCalibration().fit(samples)
         #expect(!meets(plain), "least squares unexpectedly met the bound: P₀ \(plain.model.measuredPower)")
-        #expect(plain.model.measuredPower < truth.measuredPower - 1.5)   // pulled down by ≈ 2.7 dB
-        #expect(plain.model.sigma > 7)                                    // σ inflated
+        #expect(plain.model.measuredPower < truth.measuredPower - 1.5)  // pulled down by ≈ 2.7 dB
+        #expect(plain.model.sigma > 7)  // σ inflated
         for method in [CalibrationMethod.robust, .trimmed(fraction: 0.15)] {
             let result = try PathLossCalibration(method: method).fit(samples)
             #expect(meets(result), "\(method): P₀ \(result.model.measuredPower), n \(result.model.exponent)")
@@ -44,19 +46,25 @@ struct CalibrationTests {
         }
         // Huber bounds the damage but one-sided outliers still bias it by ≈ ε k σ.
         let huber = try PathLossCalibration(method: .huber).fit(samples)
-        #expect(abs(huber.model.measuredPower - truth.measuredPower) < abs(plain.model.measuredPower - truth.measuredPower) / 2)
+        #expect(
+            abs(huber.model.measuredPower - truth.measuredPower) < abs(plain.model.measuredPower - truth.measuredPower)
+                / 2)
     }
 
-    @Test("standard errors are honest: 95 % intervals cover the truth about 95 % of the time", arguments: [
-        CalibrationMethod.leastSquares, .robust,
-    ])
+    @Test(
+        "standard errors are honest: 95 % intervals cover the truth about 95 % of the time",
+        arguments: [
+            CalibrationMethod.leastSquares, .robust
+        ])
     func coverage(method: CalibrationMethod) throws {
         let trials = 60
         var coveredP0 = 0, coveredN = 0
         for seed in 0..<UInt64(trials) {
             let samples = Simulation.samples(model: truth, count: 300, range: 0.5...10, seed: 100 + seed)
             let result = try PathLossCalibration(method: method).fit(samples)
-            if abs(result.model.measuredPower - truth.measuredPower) < 1.96 * result.measuredPowerStandardError { coveredP0 += 1 }
+            if abs(result.model.measuredPower - truth.measuredPower) < 1.96 * result.measuredPowerStandardError {
+                coveredP0 += 1
+            }
             if abs(result.model.exponent - truth.exponent) < 1.96 * result.exponentStandardError { coveredN += 1 }
             #expect(result.correlation > -1 && result.correlation < 1)
         }
@@ -94,13 +102,19 @@ struct CalibrationTests {
             _ = try fitter.fit(distances: [1, .nan, 3], rssi: [-60, -61, -62])
             Issue.record("NaN distance was accepted")
         } catch {
-            guard case .invalidDistance(1, let v) = error, v.isNaN else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidDistance(1, let v) = error, v.isNaN else {
+                Issue.record("wrong error \(error)")
+                return
+            }
         }
         do {
             _ = try fitter.fit(distances: [1, 2, 3], rssi: [-60, .nan, -62])
             Issue.record("NaN RSSI was accepted")
         } catch {
-            guard case .invalidRSSI(1, .nonFinite) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .invalidRSSI(1, .nonFinite) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
         }
         // RSSI rising with distance: n < 0 is no path-loss law.
         #expect(throws: CalibrationError.implausibleFit(measuredPower: -80, exponent: -1)) {
@@ -129,11 +143,14 @@ struct CalibrationTests {
         samples += Simulation.samples(model: modelB, count: 1500, seed: 6).map {
             CalibrationSample(distance: $0.distance, rssi: $0.rssi, beacon: b)
         }
-        samples += [CalibrationSample(distance: 2, rssi: -70, beacon: c), CalibrationSample(distance: 2, rssi: -71, beacon: c),
-                    CalibrationSample(distance: 2, rssi: -69, beacon: c)]
+        samples += [
+            CalibrationSample(distance: 2, rssi: -70, beacon: c), CalibrationSample(distance: 2, rssi: -71, beacon: c),
+            CalibrationSample(distance: 2, rssi: -69, beacon: c)
+        ]
         let report = try PathLossCalibration(method: .robust).fitPerBeacon(samples)
         #expect(report.beacons.map(\.beacon) == [a, b])
-        #expect(report.failures == [BeaconCalibrationFailure(beacon: c, count: 3, error: .tooFewDistances(distinct: 1))])
+        #expect(
+            report.failures == [BeaconCalibrationFailure(beacon: c, count: 3, error: .tooFewDistances(distinct: 1))])
         for (fit, model) in zip(report.beacons, [modelA, modelB]) {
             #expect(abs(fit.result.model.measuredPower - model.measuredPower) < 0.5)
             #expect(abs(fit.result.model.exponent - model.exponent) < 0.05)

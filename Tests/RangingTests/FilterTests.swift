@@ -1,12 +1,15 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ranging
 
 /// Runs `filter` over a noisy RSSI ramp of `slope` dB/s sampled every `interval` s ± `jitter`
 /// (fraction) for 600 s; returns the settled lag (s) and the output noise over the input noise.
-func rampResponse<F: RSSIFilter>(_ filter: F, interval: Double, jitter: Double, noise: Double,
-                                 seed: UInt64) throws -> (lag: Double, noiseRatio: Double) {
+func rampResponse<F: RSSIFilter>(
+    _ filter: F, interval: Double, jitter: Double, noise: Double,
+    seed: UInt64
+) throws -> (lag: Double, noiseRatio: Double) {
     var filter = filter
     var rng = SeededGenerator(seed: seed)
     let slope = -2.0
@@ -28,8 +31,9 @@ func rampResponse<F: RSSIFilter>(_ filter: F, interval: Double, jitter: Double, 
 struct FilterTests {
     static let defaults: [any RSSIFilter] = [WindowedMeanFilter(), ExponentialFilter(), RSSIKalmanFilter()]
 
-    @Test("on a ramp at 5 Hz with ±50 % jittered times, lag and noise match the documented figures",
-          arguments: FilterTests.defaults)
+    @Test(
+        "on a ramp at 5 Hz with ±50 % jittered times, lag and noise match the documented figures",
+        arguments: FilterTests.defaults)
     func rampLagAndNoise(filter: any RSSIFilter) throws {
         let lag = try rampResponse(filter, interval: 0.2, jitter: 0.5, noise: 0, seed: 1).lag
         let predictedLag = filter.rampLag(sampleInterval: 0.2)
@@ -44,7 +48,10 @@ struct FilterTests {
 
     @Test("regular samples: exponential and Kalman lags are exactly T(1 − K)/K")
     func exactLags() throws {
-        for filter in [ExponentialFilter(timeConstant: 2) as any RSSIFilter, RSSIKalmanFilter(processNoise: 1, measurementVariance: 9)] {
+        for filter in [
+            ExponentialFilter(timeConstant: 2) as any RSSIFilter,
+            RSSIKalmanFilter(processNoise: 1, measurementVariance: 9)
+        ] {
             for interval in [0.1, 0.5, 1.0] {
                 let lag = try rampResponse(filter, interval: interval, jitter: 0, noise: 0, seed: 3).lag
                 #expect(abs(lag - filter.rampLag(sampleInterval: interval)) < 1e-3)
@@ -55,8 +62,9 @@ struct FilterTests {
         #expect(abs(long - 10) < 0.2)
     }
 
-    @Test("time going backwards, NaN and infinities are refused and leave the state untouched",
-          arguments: FilterTests.defaults)
+    @Test(
+        "time going backwards, NaN and infinities are refused and leave the state untouched",
+        arguments: FilterTests.defaults)
     func badInput(filter: any RSSIFilter) throws {
         var filter = filter
         var reference = filter
@@ -85,9 +93,9 @@ struct FilterTests {
         #expect(try filter.update(rssi: -60, at: 0) == -60)
         #expect(try filter.update(rssi: -70, at: 0.4) == -65)
         #expect(try filter.update(rssi: -80, at: 0.9) == -70)
-        #expect(try filter.update(rssi: -90, at: 1.2) == -80)     // t = 0 and capacity both evict −60
+        #expect(try filter.update(rssi: -90, at: 1.2) == -80)  // t = 0 and capacity both evict −60
         #expect(filter.sampleCount == 3)
-        #expect(try filter.update(rssi: -50, at: 5) == -50)        // everything older than 1 s is gone
+        #expect(try filter.update(rssi: -50, at: 5) == -50)  // everything older than 1 s is gone
         #expect(filter.sampleCount == 1)
         // A long run keeps the running sum exact (compensated summation).
         var long = WindowedMeanFilter(window: 2)
@@ -100,7 +108,10 @@ struct FilterTests {
             recent.append((t, rssi))
             recent.removeAll { $0.0 <= t - 2 }
             let exact = recent.reduce(0) { $0 + $1.1 } / Double(recent.count)
-            if abs(output - exact) > 1e-9 { Issue.record("drift \(output - exact) at \(t)"); break }
+            if abs(output - exact) > 1e-9 {
+                Issue.record("drift \(output - exact) at \(t)")
+                break
+            }
             t += 0.1
             if recent.count > 40 { recent.removeFirst(recent.count - 40) }
         }
@@ -114,7 +125,7 @@ struct FilterTests {
         #expect(abs(try filter.update(rssi: -70, at: 0.5) - (-60 - 10 * alpha)) < 1e-12)
         let before = filter.value!
         let after = try filter.update(rssi: -90, at: 0.5)
-        #expect(after < before)   // not ignored
+        #expect(after < before)  // not ignored
         #expect(abs(filter.weight(afterInterval: 0) - (1 - Foundation.exp(-0.1))) < 1e-15)
     }
 
@@ -130,7 +141,6 @@ struct FilterTests {
         let prior = settled / (1 - k)
         #expect(abs(prior - (settled + 2 * 0.2)) < 1e-6)
         #expect(abs(filter.predictedVariance(at: 20) - (settled + 2 * 10)) < 1e-9)
-        #expect(filter.predictedVariance(at: 5) == settled)   // not before the last sample
+        #expect(filter.predictedVariance(at: 5) == settled)  // not before the last sample
     }
 }
-

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ranging
 
 @Suite("Path-loss model: distance from RSSI and its bias")
@@ -40,7 +41,8 @@ struct PathLossDistanceTests {
             if model.distanceInterval(forRSSI: rssi).contains(d) { covered += 1 }
         }
         // Standard error of a mean of log-normal values: d e^{s²/2} √(e^{s²} − 1) / √count ≈ 0.014 m.
-        let standardError = d * model.medianBiasFactor() * Foundation.expm1(s * s).squareRoot() / Double(count).squareRoot()
+        let standardError =
+            d * model.medianBiasFactor() * Foundation.expm1(s * s).squareRoot() / Double(count).squareRoot()
         let meanOfMedian = sumMedian / Double(count)
         let meanOfMean = sumMean / Double(count)
         #expect(abs(meanOfMedian - d * Foundation.exp(s * s / 2)) < 4 * standardError)
@@ -62,7 +64,8 @@ struct PathLossDistanceTests {
         #expect(model.medianBiasFactor(count: 16) < model.medianBiasFactor())
         let rssi = -75.0
         #expect(model.meanDistance(forRSSI: rssi, count: 1_000_000) < model.medianDistance(forRSSI: rssi))
-        #expect(abs(model.meanDistance(forRSSI: rssi, count: 1_000_000) / model.medianDistance(forRSSI: rssi) - 1) < 1e-5)
+        #expect(
+            abs(model.meanDistance(forRSSI: rssi, count: 1_000_000) / model.medianDistance(forRSSI: rssi) - 1) < 1e-5)
     }
 
     @Test("results stay finite for non-finite RSSI and invalid models")
@@ -73,8 +76,10 @@ struct PathLossDistanceTests {
         #expect(model.medianDistance(forRSSI: .infinity) == range.lowerBound)
         #expect(model.medianDistance(forRSSI: -400) == range.upperBound)
         let broken = PathLossModel(measuredPower: -59, exponent: 0, sigma: 4)
-        for value in [broken.medianDistance(forRSSI: -70), broken.meanDistance(forRSSI: -70),
-                      broken.distanceStandardDeviation(atDistance: 3)] {
+        for value in [
+            broken.medianDistance(forRSSI: -70), broken.meanDistance(forRSSI: -70),
+            broken.distanceStandardDeviation(atDistance: 3)
+        ] {
             #expect(value.isFinite && range.contains(value))
         }
         #expect(broken.distanceInterval(forRSSI: -70) == range)
@@ -103,8 +108,9 @@ struct RSSIReadingTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([RSSIReading].self, from: Data("[127]".utf8)) }
     }
 
-    @Test("the squared-distance form of the expected RSSI agrees with the distance form, clamp included",
-          arguments: [0.0, 1e-6, 0.25, 1, 7.5, 144, 1e6])
+    @Test(
+        "the squared-distance form of the expected RSSI agrees with the distance form, clamp included",
+        arguments: [0.0, 1e-6, 0.25, 1, 7.5, 144, 1e6])
     func squaredDistanceForm(squared: Double) {
         let model = PathLossModel(measuredPower: -61.2, exponent: 1.8, sigma: 4)
         let expected = model.expectedRSSI(atDistance: squared.squareRoot())

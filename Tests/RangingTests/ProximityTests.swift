@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Ranging
 
 @Suite("Proximity classes with hysteresis")
@@ -24,11 +25,17 @@ struct ProximityTests {
             let current = try classifier.update(distance: d, at: t)
             let naive = Proximity(distance: d)
             if current != last {
-                if last != .unknown { changes += 1; shortest = min(shortest, t - lastChange) }
+                if last != .unknown {
+                    changes += 1
+                    shortest = min(shortest, t - lastChange)
+                }
                 lastChange = t
                 last = current
             }
-            if naive != lastNaive { if lastNaive != .unknown { naiveChanges += 1 }; lastNaive = naive }
+            if naive != lastNaive {
+                if lastNaive != .unknown { naiveChanges += 1 }
+                lastNaive = naive
+            }
             t += 0.2 * (1 + Double.random(in: -0.5...0.5, using: &rng))
         }
         return (changes, naiveChanges, shortest)
@@ -54,7 +61,7 @@ struct ProximityTests {
         var seen: [Proximity] = []
         var t = 0.0
         while t <= 7 {
-            let d = max(0.2, 6 - (5.8 / 5) * t)   // 1.16 m/s, then stands at 0.2 m
+            let d = max(0.2, 6 - (5.8 / 5) * t)  // 1.16 m/s, then stands at 0.2 m
             let p = try classifier.update(distance: d, at: t)
             if seen.last != p { seen.append(p) }
             t += 0.1
@@ -65,14 +72,14 @@ struct ProximityTests {
     @Test("hysteresis: a boundary is crossed only beyond the ratio, after the dwell")
     func hysteresisRules() throws {
         var c = ProximityClassifier(thresholds: ProximityThresholds(near: 3, hysteresisRatio: 1.25, dwell: 1))
-        #expect(try c.update(distance: 2.0, at: 0) == .near)        // first class at once
-        #expect(try c.update(distance: 3.5, at: 1) == .near)        // 3.5 < 3 × 1.25
-        #expect(try c.update(distance: 3.9, at: 2) == .near)        // candidate far from t = 2
-        #expect(try c.update(distance: 3.9, at: 2.5) == .near)      // dwell not over
-        #expect(try c.update(distance: 3.9, at: 3.0) == .far)       // held 1 s
-        #expect(try c.update(distance: 2.7, at: 4) == .far)         // 2.7 > 3 / 1.25
+        #expect(try c.update(distance: 2.0, at: 0) == .near)  // first class at once
+        #expect(try c.update(distance: 3.5, at: 1) == .near)  // 3.5 < 3 × 1.25
+        #expect(try c.update(distance: 3.9, at: 2) == .near)  // candidate far from t = 2
+        #expect(try c.update(distance: 3.9, at: 2.5) == .near)  // dwell not over
+        #expect(try c.update(distance: 3.9, at: 3.0) == .far)  // held 1 s
+        #expect(try c.update(distance: 2.7, at: 4) == .far)  // 2.7 > 3 / 1.25
         #expect(try c.update(distance: 2.3, at: 5) == .far)
-        #expect(try c.update(distance: 3.5, at: 5.5) == .far)       // candidate interrupted
+        #expect(try c.update(distance: 3.5, at: 5.5) == .far)  // candidate interrupted
         #expect(try c.update(distance: 2.3, at: 6) == .far)
         #expect(try c.update(distance: 2.3, at: 7) == .near)
     }
@@ -84,13 +91,16 @@ struct ProximityTests {
         #expect(try c.update(distance: 0.3, at: 1) == .immediate)
         #expect(try c.update(distance: nil, at: 5.9) == .immediate)
         #expect(try c.update(distance: nil, at: 6.1) == .unknown)
-        #expect(throws: FilterInputError.timeWentBackwards(previous: 6.1, current: 2)) { try c.update(distance: 1, at: 2) }
+        #expect(throws: FilterInputError.timeWentBackwards(previous: 6.1, current: 2)) {
+            try c.update(distance: 1, at: 2)
+        }
         #expect(throws: FilterInputError.invalidValue(-1)) { try c.update(distance: -1, at: 7) }
         #expect(throws: FilterInputError.self) { try c.update(distance: .nan, at: 7) }
         #expect(throws: FilterInputError.nonFiniteTime(.infinity)) { try c.update(distance: 1, at: .infinity) }
         #expect(c.proximity == .unknown)
         #expect(Proximity(distance: .nan) == .unknown)
-        #expect(Proximity(distance: 0.2) == .immediate && Proximity(distance: 2) == .near && Proximity(distance: 9) == .far)
+        #expect(
+            Proximity(distance: 0.2) == .immediate && Proximity(distance: 2) == .near && Proximity(distance: 9) == .far)
         // Invalid thresholds fall back to the documented defaults.
         let t = ProximityThresholds(immediate: 5, near: 1, hysteresisRatio: 0.5, dwell: -1, timeout: .nan)
         #expect(t == ProximityThresholds())

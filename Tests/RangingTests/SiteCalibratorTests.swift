@@ -1,7 +1,8 @@
-import Foundation
-import Testing
-import TestSupport
 import BeaconModel
+import Foundation
+import TestSupport
+import Testing
+
 @testable import Ranging
 
 @Suite("Site calibrator: learning path-loss models from positions and RSSI")
@@ -13,22 +14,32 @@ struct SiteCalibratorTests {
 
     /// A calibrator for one beacon at the origin with the generic prior centred on −59 dBm, n = 2.
     func calibrator(_ settings: SiteCalibrator.Settings = .init()) -> SiteCalibrator {
-        SiteCalibrator(beacons: [(Self.beacon, Self.position,
-                                  PathLossPrior(centredOn: PathLossModel(measuredPower: -59, exponent: 2)))],
-                       settings: settings)
+        SiteCalibrator(
+            beacons: [
+                (
+                    Self.beacon, Self.position,
+                    PathLossPrior(centredOn: PathLossModel(measuredPower: -59, exponent: 2))
+                )
+            ],
+            settings: settings)
     }
 
     /// Receivers at 1.2 m height spread over a 20 m square, exactly known (zero covariance).
-    func feed(_ c: inout SiteCalibrator, count: Int, noise: Double, seed: UInt64, offset: Double = 0,
-              outliers: Int = 0, covariance: Double = 0) {
+    func feed(
+        _ c: inout SiteCalibrator, count: Int, noise: Double, seed: UInt64, offset: Double = 0,
+        outliers: Int = 0, covariance: Double = 0
+    ) {
         var rng = SeededGenerator(seed: seed)
         for i in 0..<count {
-            let receiver = Point3D(x: Double.random(in: -10...10, using: &rng), y: Double.random(in: -10...10, using: &rng), z: 1.2)
-            var rssi = truth.expectedRSSI(atDistance: receiver.distance(to: Self.position)) + offset
+            let receiver = Point3D(
+                x: Double.random(in: -10...10, using: &rng), y: Double.random(in: -10...10, using: &rng), z: 1.2)
+            var rssi =
+                truth.expectedRSSI(atDistance: receiver.distance(to: Self.position)) + offset
                 + rng.gaussian(sigma: noise)
             if i < outliers { rssi -= 25 }
-            c.observe(Self.beacon, rssi: rssi, receiver: receiver, xx: covariance, xy: 0, yy: covariance,
-                      deviceOffset: offset)
+            c.observe(
+                Self.beacon, rssi: rssi, receiver: receiver, xx: covariance, xy: 0, yy: covariance,
+                deviceOffset: offset)
         }
     }
 
@@ -69,12 +80,18 @@ struct SiteCalibratorTests {
         #expect(e.count == 29)
     }
 
-    @Test("the prior's width sets its say: on the same 40 samples a 3× narrower prior keeps the estimate nearer its mean")
+    @Test(
+        "the prior's width sets its say: on the same 40 samples a 3× narrower prior keeps the estimate nearer its mean")
     func priorWeight() throws {
         var wide = calibrator()
-        var narrow = SiteCalibrator(beacons: [(Self.beacon, Self.position,
-                                               PathLossPrior(measuredPower: -59, measuredPowerSigma: 8 / 3,
-                                                             exponent: 2, exponentSigma: 0.5 / 3))])
+        var narrow = SiteCalibrator(beacons: [
+            (
+                Self.beacon, Self.position,
+                PathLossPrior(
+                    measuredPower: -59, measuredPowerSigma: 8 / 3,
+                    exponent: 2, exponentSigma: 0.5 / 3)
+            )
+        ])
         feed(&wide, count: 40, noise: 4, seed: 4)
         feed(&narrow, count: 40, noise: 4, seed: 4)
         let w = try #require(wide.estimates.first), n = try #require(narrow.estimates.first)
@@ -99,7 +116,9 @@ struct SiteCalibratorTests {
         #expect(abs(a.model.exponent - b.model.exponent) < 1e-9)
     }
 
-    @Test("10 % of samples 25 dB low (a body in the way): the Huber passes stay within 1.5 dB and 0.15, nearer the truth than a plain fit")
+    @Test(
+        "10 % of samples 25 dB low (a body in the way): the Huber passes stay within 1.5 dB and 0.15, nearer the truth than a plain fit"
+    )
     func outliers() throws {
         func learn(threshold: Double) throws -> LearnedPathLoss {
             var c = calibrator(.init(huberThreshold: threshold))
@@ -115,7 +134,9 @@ struct SiteCalibratorTests {
         #expect(abs(robust.model.measuredPower - truth.measuredPower) < 1.5)
         #expect(abs(robust.model.exponent - truth.exponent) < 0.15)
         // The plain fit takes more of the contamination (up to ε · 25 dB = 2.5 dB between P₀ and n).
-        #expect(abs(robust.model.measuredPower - truth.measuredPower) < abs(plain.model.measuredPower - truth.measuredPower))
+        #expect(
+            abs(robust.model.measuredPower - truth.measuredPower) < abs(plain.model.measuredPower - truth.measuredPower)
+        )
         #expect(abs(robust.model.exponent - truth.exponent) < abs(plain.model.exponent - truth.exponent))
     }
 
@@ -125,7 +146,7 @@ struct SiteCalibratorTests {
         feed(&sure, count: 500, noise: 4, seed: 7)
         feed(&unsure, count: 500, noise: 4, seed: 7, covariance: 4.5)
         let s = try #require(sure.estimates.first), u = try #require(unsure.estimates.first)
-        #expect(s.effectiveCount > 450)   // only the Huber weights thin it
+        #expect(s.effectiveCount > 450)  // only the Huber weights thin it
         #expect(u.effectiveCount < 0.75 * s.effectiveCount)
         #expect(u.count == s.count)
     }
@@ -147,7 +168,8 @@ struct SiteCalibratorTests {
         #expect(decoded.estimates == whole.estimates)
         #expect(decoded.slot(of: Self.beacon) == 0)
         // A decoded calibrator goes on learning.
-        let accepted = decoded.observe(Self.beacon, rssi: -70, receiver: Point3D(x: 3, y: 0, z: 1.2), xx: 0, xy: 0, yy: 0)
+        let accepted = decoded.observe(
+            Self.beacon, rssi: -70, receiver: Point3D(x: 3, y: 0, z: 1.2), xx: 0, xy: 0, yy: 0)
         #expect(accepted)
         #expect(decoded.beacons[0].statistics.count == 601)
     }
@@ -157,13 +179,32 @@ struct SiteCalibratorTests {
         var c = calibrator()
         let other = BeaconIdentity(uuid: Self.uuid, major: 9, minor: 9)
         let p = Point3D(x: 3, y: 0, z: 1.2)
-        do { let accepted = c.observe(other, rssi: -70, receiver: p, xx: 0, xy: 0, yy: 0); #expect(!accepted) }
-        do { let accepted = c.observe(Self.beacon, rssi: .nan, receiver: p, xx: 0, xy: 0, yy: 0); #expect(!accepted) }
-        do { let accepted = c.observe(Self.beacon, rssi: -70, receiver: Point3D(x: .infinity, y: 0, z: 1), xx: 0, xy: 0, yy: 0); #expect(!accepted) }
-        do { let accepted = c.observe(Self.beacon, rssi: -70, receiver: p, xx: -1, xy: 0, yy: 0); #expect(!accepted) }
-        do { let accepted = c.observe(Self.beacon, rssi: -70, receiver: p, xx: 0, xy: 0, yy: 0, deviceOffset: .nan); #expect(!accepted) }
+        do {
+            let accepted = c.observe(other, rssi: -70, receiver: p, xx: 0, xy: 0, yy: 0)
+            #expect(!accepted)
+        }
+        do {
+            let accepted = c.observe(Self.beacon, rssi: .nan, receiver: p, xx: 0, xy: 0, yy: 0)
+            #expect(!accepted)
+        }
+        do {
+            let accepted = c.observe(
+                Self.beacon, rssi: -70, receiver: Point3D(x: .infinity, y: 0, z: 1), xx: 0, xy: 0, yy: 0)
+            #expect(!accepted)
+        }
+        do {
+            let accepted = c.observe(Self.beacon, rssi: -70, receiver: p, xx: -1, xy: 0, yy: 0)
+            #expect(!accepted)
+        }
+        do {
+            let accepted = c.observe(Self.beacon, rssi: -70, receiver: p, xx: 0, xy: 0, yy: 0, deviceOffset: .nan)
+            #expect(!accepted)
+        }
         // At the beacon itself the distance is clamped, not zero.
-        do { let accepted = c.observe(Self.beacon, rssi: -40, receiver: Self.position, xx: 0, xy: 0, yy: 0); #expect(accepted) }
+        do {
+            let accepted = c.observe(Self.beacon, rssi: -40, receiver: Self.position, xx: 0, xy: 0, yy: 0)
+            #expect(accepted)
+        }
         let e = try #require(c.estimates.first)
         #expect(e.model.measuredPower.isFinite && e.model.exponent.isFinite && e.model.sigma.isFinite)
         #expect(c.pooledEstimate?.model.measuredPower.isFinite == true)

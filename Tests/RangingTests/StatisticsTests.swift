@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LinearAlgebra
+import Testing
+
 @testable import Ranging
 
 /// The one implementation of the standard-normal and χ² quantiles, against published values
@@ -22,8 +23,9 @@ struct StatisticsTests {
     func knownNormalQuantiles() {
         let known: [(Double, Double)] = [
             (0.5, 0), (0.975, 1.959963984540054), (0.999, 3.090232306167813),
-            (0.01, -2.326347874040841), (0.8413447460685429, 1), (1e-10, -6.361340902404056), (0.999999999999, 7.0344869100478356),
-            (0.02425, -1.972961051311885), (0.97575, 1.972961051311885),
+            (0.01, -2.326347874040841), (0.8413447460685429, 1), (1e-10, -6.361340902404056),
+            (0.999999999999, 7.0344869100478356),
+            (0.02425, -1.972961051311885), (0.97575, 1.972961051311885)
         ]
         for (p, z) in known {
             #expect(abs(StandardNormal.quantile(p) - z) < 1e-12, "Φ⁻¹(\(p))")
@@ -61,6 +63,8 @@ struct StatisticsTests {
         for (k, table) in [(1, 6.635), (5, 15.086), (6, 16.812), (20, 37.566)] {
             #expect(abs(ChiSquare.upperQuantile(significance: 0.01, degrees: k) / table - 1) < 0.03)
         }
-        #expect(ChiSquare.upperQuantile(significance: 0.01, degrees: 0) == ChiSquare.upperQuantile(significance: 0.01, degrees: 1))
+        #expect(
+            ChiSquare.upperQuantile(significance: 0.01, degrees: 0)
+                == ChiSquare.upperQuantile(significance: 0.01, degrees: 1))
     }
 }

@@ -49,8 +49,10 @@ public struct CommonPipeline: Sendable {
     }
 
     /// The least-squares fix from one window's samples (nil with fewer than 3 beacons heard).
-    public func fix(_ samples: some Collection<WalkSimulator.Sample>, windowStart: Double,
-                    start: Point2D? = nil) -> Fix? {
+    public func fix(
+        _ samples: some Collection<WalkSimulator.Sample>, windowStart: Double,
+        start: Point2D? = nil
+    ) -> Fix? {
         var sum = [Double](repeating: 0, count: beacons.count)
         var count = [Int](repeating: 0, count: beacons.count)
         for s in samples {
@@ -106,8 +108,9 @@ public struct CommonPipeline: Sendable {
         }
         let det = info.xx * info.yy - info.xy * info.xy
         guard det > 1e-12, x.x.isFinite, x.y.isFinite else { return nil }
-        return Fix(time: windowStart + (stampsAtWindowEnd ? window : window / 2), position: x,
-                   covarianceXX: info.yy / det, covarianceXY: -info.xy / det, covarianceYY: info.xx / det)
+        return Fix(
+            time: windowStart + (stampsAtWindowEnd ? window : window / 2), position: x,
+            covarianceXX: info.yy / det, covarianceXY: -info.xy / det, covarianceYY: info.xx / det)
     }
 
     /// Runs the pipeline over a simulated walk: one output per window end (window, 2 window, …).
@@ -152,8 +155,10 @@ struct PlainKalman {
     init(fix f: CommonPipeline.Fix) {
         t = f.time
         x = [f.position.x, f.position.y, 0, 0]
-        p = [[f.covarianceXX, f.covarianceXY, 0, 0], [f.covarianceXY, f.covarianceYY, 0, 0],
-             [0, 0, 1, 0], [0, 0, 0, 1]]
+        p = [
+            [f.covarianceXX, f.covarianceXY, 0, 0], [f.covarianceXY, f.covarianceYY, 0, 0],
+            [0, 0, 1, 0], [0, 0, 0, 1]
+        ]
     }
 
     var position: Point2D { Point2D(x: x[0], y: x[1]) }
@@ -170,8 +175,14 @@ struct PlainKalman {
         let fp = (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0) { $0 + f[i][$1] * p[$1][j] } } }
         p = (0..<4).map { i in (0..<4).map { j in (0..<4).reduce(0) { $0 + fp[i][$1] * f[j][$1] } } }
         let a = q * dt * dt * dt / 3, b = q * dt * dt / 2, c = q * dt
-        p[0][0] += a; p[1][1] += a; p[2][2] += c; p[3][3] += c
-        p[0][2] += b; p[2][0] += b; p[1][3] += b; p[3][1] += b
+        p[0][0] += a
+        p[1][1] += a
+        p[2][2] += c
+        p[3][3] += c
+        p[0][2] += b
+        p[2][0] += b
+        p[1][3] += b
+        p[3][1] += b
     }
 
     mutating func update(_ f: CommonPipeline.Fix) {

@@ -71,18 +71,20 @@ public struct WalkSimulator: Sendable {
         self.configuration = configuration
         var rng = SeededGenerator(seed: seed)
         let c = configuration
-        let layout = c.beaconLayout ?? [
-            Point2D(x: 1, y: 1), Point2D(x: c.width / 2, y: 1), Point2D(x: c.width - 1, y: 1),
-            Point2D(x: c.width - 1, y: c.height / 2), Point2D(x: c.width - 1, y: c.height - 1),
-            Point2D(x: c.width / 2, y: c.height - 1), Point2D(x: 1, y: c.height - 1), Point2D(x: 1, y: c.height / 2),
-        ]
+        let layout =
+            c.beaconLayout ?? [
+                Point2D(x: 1, y: 1), Point2D(x: c.width / 2, y: 1), Point2D(x: c.width - 1, y: 1),
+                Point2D(x: c.width - 1, y: c.height / 2), Point2D(x: c.width - 1, y: c.height - 1),
+                Point2D(x: c.width / 2, y: c.height - 1), Point2D(x: 1, y: c.height - 1), Point2D(x: 1, y: c.height / 2)
+            ]
         beacons = layout.map { Point3D($0, z: c.beaconHeight) }
 
         // Truth: waypoint legs with pauses.
         let margin = 1.5
         func waypoint(_ rng: inout SeededGenerator) -> Point2D {
-            Point2D(x: Double.random(in: margin...(c.width - margin), using: &rng),
-                    y: Double.random(in: margin...(c.height - margin), using: &rng))
+            Point2D(
+                x: Double.random(in: margin...(c.width - margin), using: &rng),
+                y: Double.random(in: margin...(c.height - margin), using: &rng))
         }
         var legs: [Leg] = []
         var t = 0.0

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import TestSupport
-import Ranging
-import LinearAlgebra
 import BeaconModel
+import Foundation
+import LinearAlgebra
+import Ranging
+import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite("AugmentedTracker, TrackerBank, SquareMatrix")
@@ -11,16 +12,20 @@ struct AugmentedTrackerTests {
     static let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
 
     /// Epochs of simulated samples (seeded walk), each as tracker measurements keyed by beacon.
-    static func epochs(seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
-                       keyed: Bool = true) -> (WalkSimulator, [[RSSIMeasurement]]) {
+    static func epochs(
+        seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
+        keyed: Bool = true
+    ) -> (WalkSimulator, [[RSSIMeasurement]]) {
         let walk = WalkSimulator(seed: seed, configuration: simulation)
         var result: [[RSSIMeasurement]] = []
         var start = 1.0
         while start + 1 <= walk.configuration.duration {
-            result.append(walk.samples(from: start, to: start + 1).map {
-                RSSIMeasurement(time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: model, rssi: $0.rssi,
-                                beaconKey: keyed ? $0.beacon : nil)
-            })
+            result.append(
+                walk.samples(from: start, to: start + 1).map {
+                    RSSIMeasurement(
+                        time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: model, rssi: $0.rssi,
+                        beaconKey: keyed ? $0.beacon : nil)
+                })
             start += 1
         }
         return (walk, result)
@@ -73,8 +78,9 @@ struct AugmentedTrackerTests {
     func reducesToPlainTracker() throws {
         let (walk, epochs) = Self.epochs(seed: 11)
         var plain = try KalmanTracker(first: Self.first(walk))
-        var augmented = try AugmentedTracker(first: Self.first(walk), configuration: TrackerConfiguration(motionModes: nil),
-                                             offset: .fixed(0), shadowing: .independent)
+        var augmented = try AugmentedTracker(
+            first: Self.first(walk), configuration: TrackerConfiguration(motionModes: nil),
+            offset: .fixed(0), shadowing: .independent)
         for (k, epoch) in epochs.prefix(120).enumerated() {
             let end = Double(k) + 2
             try plain.update(epoch, at: end)
@@ -109,8 +115,9 @@ struct AugmentedTrackerTests {
     @Test("Fewer bias slots than beacons: the least recently heard gives its slot up; results stay finite")
     func slotsAreReused() throws {
         let (walk, epochs) = Self.epochs(seed: 13)
-        var tracker = try AugmentedTracker(first: Self.first(walk),
-                                           shadowing: ShadowingModel(correlatedShare: 0.5, correlationTime: 3, maximumStates: 3))
+        var tracker = try AugmentedTracker(
+            first: Self.first(walk),
+            shadowing: ShadowingModel(correlatedShare: 0.5, correlationTime: 3, maximumStates: 3))
         #expect(tracker.state.count == 5 + 3)
         for (k, epoch) in epochs.prefix(60).enumerated() {
             try tracker.update(epoch, at: Double(k) + 2)
@@ -129,7 +136,9 @@ struct AugmentedTrackerTests {
         #expect(tracker.deviceOffset == offset)
     }
 
-    @Test("The bank weighs the models by evidence: independent samples favour the independent model, AR(1) shadowing the correlated one")
+    @Test(
+        "The bank weighs the models by evidence: independent samples favour the independent model, AR(1) shadowing the correlated one"
+    )
     func bankChoosesTheModel() throws {
         for share in [0.0, 0.6] {
             var simulation = WalkSimulator.Configuration()
@@ -138,24 +147,29 @@ struct AugmentedTrackerTests {
             var independentWins = 0
             for seed: UInt64 in 21...24 {
                 let (walk, epochs) = Self.epochs(seed: seed, simulation: simulation)
-                var bank = try TrackerBank(first: Self.first(walk), configuration: TrackerConfiguration(),
-                                           offset: .fixed(0), shadowing: [.independent, ShadowingModel()],
-                                           floorElevation: 0)
+                var bank = try TrackerBank(
+                    first: Self.first(walk), configuration: TrackerConfiguration(),
+                    offset: .fixed(0), shadowing: [.independent, ShadowingModel()],
+                    floorElevation: 0)
                 for (k, epoch) in epochs.enumerated() { try bank.update(epoch, at: Double(k) + 2) }
                 #expect(abs(bank.weights.reduce(0, +) - 1) < 1e-12)
                 if bank.totalLogEvidence[0] > bank.totalLogEvidence[1] { independentWins += 1 }
             }
-            print("bank, shadowing share \(share): the independent model has the larger evidence on \(independentWins) of 4 walks")
+            print(
+                "bank, shadowing share \(share): the independent model has the larger evidence on \(independentWins) of 4 walks"
+            )
             #expect(share == 0 ? independentWins >= 3 : independentWins == 0)
         }
     }
 
-    @Test("The smoother over the recorded steps: finite, and better than the causal track on a walk",
-          arguments: [(ShadowingModel.independent, 0.7), (ShadowingModel(), 0.9)])
+    @Test(
+        "The smoother over the recorded steps: finite, and better than the causal track on a walk",
+        arguments: [(ShadowingModel.independent, 0.7), (ShadowingModel(), 0.9)])
     func smootherImproves(shadowing: ShadowingModel, ratio: Double) throws {
         let (walk, epochs) = Self.epochs(seed: 14)
-        var tracker = try AugmentedTracker(first: Self.first(walk), configuration: TrackerConfiguration(recordsHistory: true),
-                                           offset: .fixed(0), shadowing: shadowing)
+        var tracker = try AugmentedTracker(
+            first: Self.first(walk), configuration: TrackerConfiguration(recordsHistory: true),
+            offset: .fixed(0), shadowing: shadowing)
         var causal: [TrackEstimate] = []
         for (k, epoch) in epochs.enumerated() {
             try tracker.update(epoch, at: Double(k) + 2)
@@ -169,8 +183,10 @@ struct AugmentedTrackerTests {
             let sum = late.reduce(0.0) { $0 + pow($1.position.distance(to: walk.position(at: $1.time)), 2) }
             return (sum / Double(late.count)).squareRoot()
         }
-        print(String(format: "augmented tracker, seed 14, shadowing share %.1f: causal %.3f m, smoothed %.3f m",
-                     shadowing.correlatedShare, rmse(causal), rmse(smoothed)))
+        print(
+            String(
+                format: "augmented tracker, seed 14, shadowing share %.1f: causal %.3f m, smoothed %.3f m",
+                shadowing.correlatedShare, rmse(causal), rmse(smoothed)))
         #expect(rmse(smoothed) < ratio * rmse(causal))
         #expect(throws: TrackingError.self) { try AugmentedSmoother().smooth([]) }
     }
@@ -178,8 +194,12 @@ struct AugmentedTrackerTests {
     @Test("Bad settings are typed errors")
     func badSettings() {
         let first = PositionMeasurement(time: 0, position: .zero, sigma: 1)
-        #expect(throws: TrackingError.self) { try AugmentedTracker(first: first, offset: DeviceOffsetModel(priorSigma: -1)) }
-        #expect(throws: TrackingError.self) { try AugmentedTracker(first: first, offset: DeviceOffsetModel(initial: .nan)) }
+        #expect(throws: TrackingError.self) {
+            try AugmentedTracker(first: first, offset: DeviceOffsetModel(priorSigma: -1))
+        }
+        #expect(throws: TrackingError.self) {
+            try AugmentedTracker(first: first, offset: DeviceOffsetModel(initial: .nan))
+        }
         #expect(throws: TrackingError.self) {
             try AugmentedTracker(first: first, shadowing: ShadowingModel(correlatedShare: 1))
         }
@@ -187,8 +207,9 @@ struct AugmentedTrackerTests {
             try AugmentedTracker(first: first, shadowing: ShadowingModel(correlationTime: 0))
         }
         #expect(throws: TrackingError.self) {
-            try TrackerBank(first: first, configuration: TrackerConfiguration(), offset: DeviceOffsetModel(),
-                            shadowing: [], floorElevation: 0)
+            try TrackerBank(
+                first: first, configuration: TrackerConfiguration(), offset: DeviceOffsetModel(),
+                shadowing: [], floorElevation: 0)
         }
     }
 }

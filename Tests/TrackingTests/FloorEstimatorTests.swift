@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite("FloorEstimator")
@@ -13,11 +14,15 @@ struct FloorEstimatorTests {
         for k in 0..<120 {
             // Both floors heard about equally, each score noisy by ±4 dB, the lead alternating.
             let lead = k.isMultiple(of: 2) ? 3.0 : -3.0
-            let d = try f.update(time: Double(k), evidence: [0: -70 + lead + rng.gaussian(sigma: 2),
-                                                             1: -70 - lead + rng.gaussian(sigma: 2)])
+            let d = try f.update(
+                time: Double(k),
+                evidence: [
+                    0: -70 + lead + rng.gaussian(sigma: 2),
+                    1: -70 - lead + rng.gaussian(sigma: 2)
+                ])
             if d.changed { changes += 1 }
         }
-        #expect(changes == 1) // the first choice only
+        #expect(changes == 1)  // the first choice only
     }
 
     @Test("A sustained change switches after the dwell time, not before")
@@ -31,7 +36,7 @@ struct FloorEstimatorTests {
             if d.changed, switchedAt == nil { switchedAt = Double(k) }
         }
         #expect(f.level == 1)
-        #expect(switchedAt == 8) // challenger wins from 5 s; 8 − 5 ≥ 2.5 s
+        #expect(switchedAt == 8)  // challenger wins from 5 s; 8 − 5 ≥ 2.5 s
         // A current level that is no longer heard at all loses after the dwell time too.
         for k in 15..<20 { try f.update(time: Double(k), evidence: [2: -70]) }
         #expect(f.level == 2)

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import TestSupport
-import Ranging
-import LinearAlgebra
 import BeaconModel
+import Foundation
+import LinearAlgebra
+import Ranging
+import TestSupport
+import Testing
+
 @testable import Tracking
 
 /// Inputs the fuzzer (Fuzz/FuzzTracker) found, kept as tests: an extreme model no longer
@@ -29,10 +30,13 @@ struct TrackerFuzzRegressionTests {
     func commitRefusesCollapse() throws {
         var tracker = try Self.tracker()
         let before = tracker.covariance
-        let collapsed = Matrix4(Vector4(2.543598777707715e-175, 6.338194612149914e-176, 0, 0),
-                                Vector4(6.338194612149914e-176, 1.5793650827938261e-176, 0, 0),
-                                Vector4(0, 0, 0.64, 0), Vector4(0, 0, 0, 0.64))
-        #expect(throws: TrackingError.covarianceNotPositiveDefinite) { try tracker.commit(Vector4(1, 1, 0, 0), collapsed) }
+        let collapsed = Matrix4(
+            Vector4(2.543598777707715e-175, 6.338194612149914e-176, 0, 0),
+            Vector4(6.338194612149914e-176, 1.5793650827938261e-176, 0, 0),
+            Vector4(0, 0, 0.64, 0), Vector4(0, 0, 0, 0.64))
+        #expect(throws: TrackingError.covarianceNotPositiveDefinite) {
+            try tracker.commit(Vector4(1, 1, 0, 0), collapsed)
+        }
         #expect(throws: TrackingError.covarianceNotPositiveDefinite) {
             try tracker.commit(Vector4(1, 1, 0, 0), .diagonal(Vector4(1, 1, 0, 1)))
         }

@@ -1,6 +1,7 @@
 import Foundation
-import TestSupport
 import LinearAlgebra
+import TestSupport
+
 @testable import Tracking
 
 /// The causal information bound along a simulated walk: the covariance a Kalman filter with the

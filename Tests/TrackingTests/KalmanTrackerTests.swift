@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import TestSupport
-import Ranging
-import LinearAlgebra
 import BeaconModel
+import Foundation
+import LinearAlgebra
+import Ranging
+import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite("KalmanTracker")
@@ -11,11 +12,13 @@ struct KalmanTrackerTests {
     static let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
     static let beacons: [Point3D] = [
         Point3D(x: 1, y: 1, z: 2.6), Point3D(x: 12, y: 1, z: 2.6), Point3D(x: 23, y: 1, z: 2.6),
-        Point3D(x: 23, y: 15, z: 2.6), Point3D(x: 12, y: 15, z: 2.6), Point3D(x: 1, y: 15, z: 2.6),
+        Point3D(x: 23, y: 15, z: 2.6), Point3D(x: 12, y: 15, z: 2.6), Point3D(x: 1, y: 15, z: 2.6)
     ]
 
-    static func tracker(at p: Point2D = Point2D(x: 10, y: 8), sigma: Double = 1,
-                        _ configuration: TrackerConfiguration = TrackerConfiguration()) throws -> KalmanTracker {
+    static func tracker(
+        at p: Point2D = Point2D(x: 10, y: 8), sigma: Double = 1,
+        _ configuration: TrackerConfiguration = TrackerConfiguration()
+    ) throws -> KalmanTracker {
         try KalmanTracker(first: PositionMeasurement(time: 0, position: p, sigma: sigma), configuration: configuration)
     }
 
@@ -42,14 +45,14 @@ struct KalmanTrackerTests {
 
     @Test("The default Ornstein–Uhlenbeck velocity decays and its variance tends to q τ / 2")
     func ornsteinUhlenbeck() throws {
-        let config = TrackerConfiguration() // q = 0.8 m²/s³, τ = 2 s
+        let config = TrackerConfiguration()  // q = 0.8 m²/s³, τ = 2 s
         var t = try Self.tracker(sigma: 0.5, config)
         try t.update(PositionMeasurement(time: 1, position: Point2D(x: 11.2, y: 8), sigma: 0.3))
         let v = t.state[2]
-        #expect(v > 0.3) // it moved 1.2 m in 1 s
+        #expect(v > 0.3)  // it moved 1.2 m in 1 s
         try t.predict(to: 3)
-        #expect(abs(t.state[2] - v * exp(-1.0)) < 1e-12) // e^{−dt/τ}, dt = 2 s
-        try t.predict(to: 25) // 22 s: e^{−2·22/τ} ≈ 3e-10 of the start remains (no coast limit yet)
+        #expect(abs(t.state[2] - v * exp(-1.0)) < 1e-12)  // e^{−dt/τ}, dt = 2 s
+        try t.predict(to: 25)  // 22 s: e^{−2·22/τ} ≈ 3e-10 of the start remains (no coast limit yet)
         #expect(abs(t.covariance[2, 2] - 0.8 * 2 / 2) < 1e-6)
         // Over dt ≪ τ the closed form approaches the constant-velocity Q (relative error ~ dt/τ).
         let motion = MotionModel(density: 0.8, correlationTime: 2)
@@ -94,7 +97,7 @@ struct KalmanTrackerTests {
         var t = try Self.tracker(sigma: 2)
         try t.predict(to: 1)
         let p = t.covariance
-        let r = 1e-10 // an almost exact fix: the short form (I − K H) P loses positive-definiteness here
+        let r = 1e-10  // an almost exact fix: the short form (I − K H) P loses positive-definiteness here
         _ = try t.update(PositionMeasurement(time: 1, x: 10, y: 8, covarianceXX: r, covarianceYY: r))
         // Expected from the textbook formula with S = P₂₂ + R (2 × 2, diagonal here).
         let sx = p[0, 0] + r
@@ -115,10 +118,12 @@ struct KalmanTrackerTests {
             return
         }
         #expect(d2 > TrackerConfiguration().fixGate)
-        #expect(t.estimate.position.distance(to: before) < 1.5) // only the prediction moved it
+        #expect(t.estimate.position.distance(to: before) < 1.5)  // only the prediction moved it
         // −20 dBm at 10 m from a beacon (expected ≈ −79 dBm): 60 dB off, σ 4 dB.
-        let rssiOutcome = try t.update(RSSIMeasurement(time: 2.1, beaconPosition: Point3D(x: 10, y: 18, z: 2.6),
-                                                       model: Self.model, rssi: -20))
+        let rssiOutcome = try t.update(
+            RSSIMeasurement(
+                time: 2.1, beaconPosition: Point3D(x: 10, y: 18, z: 2.6),
+                model: Self.model, rssi: -20))
         #expect(!rssiOutcome.isUsed)
     }
 
@@ -128,7 +133,8 @@ struct KalmanTrackerTests {
         for k in 1...5 { try t.update(PositionMeasurement(time: Double(k), position: Point2D(x: 5, y: 8), sigma: 0.5)) }
         var outcomes: [UpdateOutcome] = []
         for k in 6...8 {
-            outcomes.append(try t.update(PositionMeasurement(time: Double(k), position: Point2D(x: 20, y: 8), sigma: 0.8)))
+            outcomes.append(
+                try t.update(PositionMeasurement(time: Double(k), position: Point2D(x: 20, y: 8), sigma: 0.8)))
         }
         #expect(!outcomes[0].isUsed && !outcomes[1].isUsed)
         #expect(outcomes[2] == .reset)
@@ -151,8 +157,10 @@ struct KalmanTrackerTests {
                 for i in 0..<24 {
                     let b = line[i % line.count]
                     let rssi = Self.model.expectedRSSI(atDistance: truth.distance(to: b)) + rng.gaussian(sigma: 4)
-                    try t.update(RSSIMeasurement(time: Double(epoch - 1) + Double(i) / 24, beaconPosition: b,
-                                                 model: Self.model, rssi: min(rssi, -1)))
+                    try t.update(
+                        RSSIMeasurement(
+                            time: Double(epoch - 1) + Double(i) / 24, beaconPosition: b,
+                            model: Self.model, rssi: min(rssi, -1)))
                 }
                 if verify {
                     let fix = PositionMeasurement(time: Double(epoch), position: truth.planar, sigma: 1.5)
@@ -162,7 +170,7 @@ struct KalmanTrackerTests {
             return (t, reset)
         }
         let (unverified, _) = try run(verify: false)
-        #expect(unverified.estimate.position.y < 0) // stuck on the wrong side without verification
+        #expect(unverified.estimate.position.y < 0)  // stuck on the wrong side without verification
         let (verified, reset) = try run(verify: true)
         #expect(reset)
         #expect(verified.estimate.position.distance(to: truth.planar) < 2.5)
@@ -182,7 +190,9 @@ struct KalmanTrackerTests {
         #expect(throws: TrackingError.timestampBeforeState(time: 1, stateTime: 2)) { try t.predict(to: 1) }
         #expect(t.estimate == before)
         // Equal times are fine.
-        #expect(try t.update(RSSIMeasurement(time: 2, beaconPosition: Self.beacons[0], model: Self.model, rssi: -75)).isUsed)
+        #expect(
+            try t.update(RSSIMeasurement(time: 2, beaconPosition: Self.beacons[0], model: Self.model, rssi: -75)).isUsed
+        )
     }
 
     @Test("NaN, infinity, positive RSSI and bad covariances are typed errors; no NaN ever escapes")
@@ -202,16 +212,21 @@ struct KalmanTrackerTests {
             try t.update(PositionMeasurement(time: 1, x: 0, y: 0, covarianceXX: 1, covarianceXY: 2, covarianceYY: 1))
         }
         #expect(throws: TrackingError.invalidPathLossModel(PathLossModel(measuredPower: -59, exponent: 2, sigma: 0))) {
-            try t.update(RSSIMeasurement(time: 1, beaconPosition: Self.beacons[0],
-                                         model: PathLossModel(measuredPower: -59, exponent: 2, sigma: 0), rssi: -60))
+            try t.update(
+                RSSIMeasurement(
+                    time: 1, beaconPosition: Self.beacons[0],
+                    model: PathLossModel(measuredPower: -59, exponent: 2, sigma: 0), rssi: -60))
         }
         #expect(throws: TrackingError.invalidConfiguration(field: "accelerationDensity", value: -1)) {
             _ = try Self.tracker(TrackerConfiguration(accelerationDensity: -1))
         }
         // A sample exactly under a beacon (d = vertical offset only) and at the beacon itself.
-        try t.update(RSSIMeasurement(time: 1, beaconPosition: Point3D(x: 10, y: 8, z: 1.2), model: Self.model, rssi: -40))
-        try t.update(RSSIMeasurement(time: 1.1, beaconPosition: Point3D(x: t.state[0], y: t.state[1], z: 2.6),
-                                     model: Self.model, rssi: -50))
+        try t.update(
+            RSSIMeasurement(time: 1, beaconPosition: Point3D(x: 10, y: 8, z: 1.2), model: Self.model, rssi: -40))
+        try t.update(
+            RSSIMeasurement(
+                time: 1.1, beaconPosition: Point3D(x: t.state[0], y: t.state[1], z: 2.6),
+                model: Self.model, rssi: -50))
         #expect(t.estimate.position.x.isFinite && t.estimate.position.y.isFinite && t.estimate.accuracy.isFinite)
         #expect(t.estimate.accuracy > 0)
     }
@@ -222,22 +237,25 @@ struct KalmanTrackerTests {
         var t = try Self.tracker(at: Point2D(x: 22, y: 8), sigma: 0.5, TrackerConfiguration(outline: outline))
         // Fixes walking east through the wall at 1.5 m/s.
         for k in 1...6 {
-            try t.update(PositionMeasurement(time: Double(k), position: Point2D(x: 22 + 1.5 * Double(k), y: 8), sigma: 0.5))
+            try t.update(
+                PositionMeasurement(time: Double(k), position: Point2D(x: 22 + 1.5 * Double(k), y: 8), sigma: 0.5))
             #expect(outline.contains(t.estimate.position))
             try t.predict(to: Double(k) + 0.5)
             #expect(outline.contains(t.estimate.position))
         }
-        #expect(t.estimate.velocity.x <= 1e-12) // the outward component is removed
+        #expect(t.estimate.velocity.x <= 1e-12)  // the outward component is removed
         var free = try Self.tracker(at: Point2D(x: 22, y: 8), sigma: 0.5)
         for k in 1...6 {
-            try free.update(PositionMeasurement(time: Double(k), position: Point2D(x: 22 + 1.5 * Double(k), y: 8), sigma: 0.5))
+            try free.update(
+                PositionMeasurement(time: Double(k), position: Point2D(x: 22 + 1.5 * Double(k), y: 8), sigma: 0.5))
         }
-        #expect(!outline.contains(free.estimate.position)) // the test would catch a missing constraint
+        #expect(!outline.contains(free.estimate.position))  // the test would catch a missing constraint
     }
 
     @Test("Changing floors keeps x, y, zeroes the velocity and inflates the covariance")
     func floorChange() throws {
-        var t = try KalmanTracker(first: PositionMeasurement(time: 0, position: Point2D(x: 3, y: 4), sigma: 0.5, level: 0))
+        var t = try KalmanTracker(
+            first: PositionMeasurement(time: 0, position: Point2D(x: 3, y: 4), sigma: 0.5, level: 0))
         try t.update(PositionMeasurement(time: 1, position: Point2D(x: 4, y: 4), sigma: 0.5, level: 0))
         let before = t.estimate
         try t.changeLevel(to: 1, elevation: 3.5, outline: nil, at: 1)
@@ -253,8 +271,9 @@ struct KalmanTrackerTests {
         #expect(try t.update([RSSIMeasurement](), at: 1) == .accepted(mahalanobisSquared: 0))
         #expect(t.time == 1)
         let samples = Self.beacons.enumerated().map { i, b in
-            RSSIMeasurement(time: 1 + Double(i) * 0.1, beaconPosition: b, model: Self.model,
-                            rssi: Self.model.expectedRSSI(atDistance: Point3D(x: 10, y: 8, z: 1.2).distance(to: b)))
+            RSSIMeasurement(
+                time: 1 + Double(i) * 0.1, beaconPosition: b, model: Self.model,
+                rssi: Self.model.expectedRSSI(atDistance: Point3D(x: 10, y: 8, z: 1.2).distance(to: b)))
         }
         var batch = t, single = t
         try batch.update(samples, at: 2)
@@ -265,7 +284,8 @@ struct KalmanTrackerTests {
         #expect(batch.estimate.position.distance(to: single.estimate.position) < 0.3)
         #expect(abs(batch.estimate.accuracy - single.estimate.accuracy) < 0.1)
         #expect(throws: TrackingError.timestampBeforeState(time: 2.5, stateTime: 3)) {
-            try batch.update([RSSIMeasurement(time: 3, beaconPosition: Self.beacons[0], model: Self.model, rssi: -70)], at: 2.5)
+            try batch.update(
+                [RSSIMeasurement(time: 3, beaconPosition: Self.beacons[0], model: Self.model, rssi: -70)], at: 2.5)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 @Suite("Motion modes: standing, strolling, walking")
@@ -45,12 +46,14 @@ struct MotionModeTests {
     func mixtureMoments() {
         let walking = MotionModel(density: 0.8, correlationTime: 2)
         let single = KinematicStep(walking, dt: 1)
-        let same = KinematicStep((walking, walking, walking), weights: ModeProbabilities(standing: 1, strolling: 2, walking: 3), dt: 1)
+        let same = KinematicStep(
+            (walking, walking, walking), weights: ModeProbabilities(standing: 1, strolling: 2, walking: 3), dt: 1)
         #expect(abs(same.positionVelocity - single.positionVelocity) < 1e-12)
         #expect(abs(same.noise.0 - single.noise.0) < 1e-12)
         #expect(same.spread.0 < 1e-12 && abs(same.spread.1) < 1e-12 && same.spread.2 < 1e-12)
         let standing = MotionModel(density: 0.06, correlationTime: 0.2)
-        let half = KinematicStep((standing, walking, walking), weights: ModeProbabilities(standing: 1, strolling: 0, walking: 1), dt: 1)
+        let half = KinematicStep(
+            (standing, walking, walking), weights: ModeProbabilities(standing: 1, strolling: 0, walking: 1), dt: 1)
         let a0 = standing.coefficients(1).0, a1 = walking.coefficients(1).0
         #expect(abs(half.positionVelocity - (a0 + a1) / 2) < 1e-12)
         #expect(abs(half.spread.0 - (a1 - a0) * (a1 - a0) / 4) < 1e-12)
@@ -60,12 +63,15 @@ struct MotionModeTests {
     @Test("Three identical modes give the single-model tracker's estimates, to 1e-9")
     func identicalModesAreSingleModel() throws {
         let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 5)
-        let walkingAsEveryMode = MotionModes(standingDensity: 0.8, standingCorrelationTime: 2,
-                                             strollingDensity: 0.8, strollingCorrelationTime: 2)
-        var single = try AugmentedTracker(first: AugmentedTrackerTests.first(walk),
-                                          configuration: TrackerConfiguration(motionModes: nil))
-        var mixed = try AugmentedTracker(first: AugmentedTrackerTests.first(walk),
-                                         configuration: TrackerConfiguration(motionModes: walkingAsEveryMode))
+        let walkingAsEveryMode = MotionModes(
+            standingDensity: 0.8, standingCorrelationTime: 2,
+            strollingDensity: 0.8, strollingCorrelationTime: 2)
+        var single = try AugmentedTracker(
+            first: AugmentedTrackerTests.first(walk),
+            configuration: TrackerConfiguration(motionModes: nil))
+        var mixed = try AugmentedTracker(
+            first: AugmentedTrackerTests.first(walk),
+            configuration: TrackerConfiguration(motionModes: walkingAsEveryMode))
         for (k, epoch) in epochs.prefix(100).enumerated() {
             try single.update(epoch, at: Double(k) + 2)
             try mixed.update(epoch, at: Double(k) + 2)
@@ -77,12 +83,15 @@ struct MotionModeTests {
 
     /// Runs a tracker bank (the engine's) over a walk; returns the causal estimates per epoch end
     /// and the smoothed ones. `hint`, if given, is fed before each epoch.
-    static func run(_ walk: WalkSimulator, epochs: [[RSSIMeasurement]], modes: MotionModes?,
-                    hint: ((Double) -> ActivityHint)? = nil) throws -> (causal: [TrackEstimate], modes: [ModeProbabilities], smoothed: [TrackEstimate]) {
-        var bank = try TrackerBank(first: AugmentedTrackerTests.first(walk),
-                                   configuration: TrackerConfiguration(recordsHistory: true, motionModes: modes),
-                                   offset: DeviceOffsetModel(), shadowing: [.independent, ShadowingModel()],
-                                   floorElevation: 0)
+    static func run(
+        _ walk: WalkSimulator, epochs: [[RSSIMeasurement]], modes: MotionModes?,
+        hint: ((Double) -> ActivityHint)? = nil
+    ) throws -> (causal: [TrackEstimate], modes: [ModeProbabilities], smoothed: [TrackEstimate]) {
+        var bank = try TrackerBank(
+            first: AugmentedTrackerTests.first(walk),
+            configuration: TrackerConfiguration(recordsHistory: true, motionModes: modes),
+            offset: DeviceOffsetModel(), shadowing: [.independent, ShadowingModel()],
+            floorElevation: 0)
         var causal: [TrackEstimate] = [], probabilities: [ModeProbabilities] = []
         for (k, epoch) in epochs.enumerated() {
             let end = Double(k) + 2
@@ -97,7 +106,9 @@ struct MotionModeTests {
 
     /// Steadiness and accuracy of a track: RMSE (m), path-length ratio, and the median speed of
     /// the dot (m/s) over epochs inside pauses of at least 10 s.
-    static func figures(_ track: [TrackEstimate], _ walk: WalkSimulator) -> (rmse: Double, ratio: Double, pauseSpeed: Double?) {
+    static func figures(
+        _ track: [TrackEstimate], _ walk: WalkSimulator
+    ) -> (rmse: Double, ratio: Double, pauseSpeed: Double?) {
         var squared = 0.0, drawn = 0.0, truth = 0.0
         var pauseSpeeds: [Double] = []
         for (k, e) in track.enumerated() {
@@ -109,13 +120,16 @@ struct MotionModeTests {
             drawn += step
             truth += walk.position(at: e.time).distance(to: walk.position(at: previous.time))
             if let leg = walk.legs.first(where: { $0.startTime <= previous.time && e.time <= $0.endTime }),
-               leg.start == leg.end, leg.endTime - leg.startTime >= 10 {
+                leg.start == leg.end, leg.endTime - leg.startTime >= 10
+            {
                 pauseSpeeds.append(step / (e.time - previous.time))
             }
         }
         pauseSpeeds.sort()
-        return ((squared / Double(track.count)).squareRoot(), drawn / truth,
-                pauseSpeeds.isEmpty ? nil : pauseSpeeds[pauseSpeeds.count / 2])
+        return (
+            (squared / Double(track.count)).squareRoot(), drawn / truth,
+            pauseSpeeds.isEmpty ? nil : pauseSpeeds[pauseSpeeds.count / 2]
+        )
     }
 
     @Test("Walk with stops of 5–60 s: the dot moves about half as fast during stops, the path is a third shorter")
@@ -125,9 +139,10 @@ struct MotionModeTests {
         let without = try Self.run(walk, epochs: epochs, modes: nil)
         let a = Self.figures(with.causal, walk), b = Self.figures(without.causal, walk)
         let s = Self.figures(with.smoothed, walk)
-        print("pausing walk, causal with modes: RMSE \(a.rmse) m, path ratio \(a.ratio), pause speed \(a.pauseSpeed ?? -1) m/s; "
-              + "without: RMSE \(b.rmse) m, path ratio \(b.ratio), pause speed \(b.pauseSpeed ?? -1) m/s; "
-              + "smoothed with modes: RMSE \(s.rmse) m, path ratio \(s.ratio)")
+        print(
+            "pausing walk, causal with modes: RMSE \(a.rmse) m, path ratio \(a.ratio), pause speed \(a.pauseSpeed ?? -1) m/s; "
+                + "without: RMSE \(b.rmse) m, path ratio \(b.ratio), pause speed \(b.pauseSpeed ?? -1) m/s; "
+                + "smoothed with modes: RMSE \(s.rmse) m, path ratio \(s.ratio)")
         // Measured (seed 31): pause speed 0.57 against 1.04 m/s, path ratio 2.06 against 3.10.
         let pauseSpeed = try #require(a.pauseSpeed), single = try #require(b.pauseSpeed)
         #expect(pauseSpeed <= 0.6 * single)
@@ -140,8 +155,9 @@ struct MotionModeTests {
         let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 7, simulation: Self.steadyWalk)
         let with = Self.figures(try Self.run(walk, epochs: epochs, modes: MotionModes()).causal, walk)
         let without = Self.figures(try Self.run(walk, epochs: epochs, modes: nil).causal, walk)
-        print("walk at 1.2 m/s, causal: with modes RMSE \(with.rmse) m, path ratio \(with.ratio); "
-              + "without RMSE \(without.rmse) m, path ratio \(without.ratio)")
+        print(
+            "walk at 1.2 m/s, causal: with modes RMSE \(with.rmse) m, path ratio \(with.ratio); "
+                + "without RMSE \(without.rmse) m, path ratio \(without.ratio)")
         // Measured (seed 7): 1.79 m against 1.66 m (+7.7 %), path ratio 1.24 against 1.45.
         #expect(with.rmse <= 1.10 * without.rmse)
         #expect(with.ratio <= 1.4)

@@ -1,22 +1,26 @@
-import Foundation
-import Testing
-import TestSupport
 import BeaconModel
+import Foundation
 import Ranging
+import TestSupport
+import Testing
+
 @testable import Tracking
 
 /// The tracker learns how much more an RSSI sample scatters than the path-loss model's σ says.
 @Suite("Kalman tracker noise scale")
 struct NoiseScaleTests {
-    static let beacons = [Point3D(x: 0, y: 0, z: 2.6), Point3D(x: 20, y: 0, z: 2.6),
-                          Point3D(x: 20, y: 15, z: 2.6), Point3D(x: 0, y: 15, z: 2.6)]
+    static let beacons = [
+        Point3D(x: 0, y: 0, z: 2.6), Point3D(x: 20, y: 0, z: 2.6),
+        Point3D(x: 20, y: 15, z: 2.6), Point3D(x: 0, y: 15, z: 2.6)
+    ]
 
     /// A phone standing at (8, 6) heard with `trueSigma` dB of noise by a tracker told `modelSigma`.
     static func learnedScale(trueSigma: Double, modelSigma: Double, maximum: Double = 4) throws -> Double {
         var configuration = TrackerConfiguration()
         configuration.maximumNoiseScale = maximum
-        var tracker = try KalmanTracker(first: PositionMeasurement(time: 0, position: Point2D(x: 8, y: 6), sigma: 1),
-                                        configuration: configuration)
+        var tracker = try KalmanTracker(
+            first: PositionMeasurement(time: 0, position: Point2D(x: 8, y: 6), sigma: 1),
+            configuration: configuration)
         let truth = Point3D(x: 8, y: 6, z: 1.2)
         let truthModel = PathLossModel(measuredPower: -59, exponent: 2, sigma: trueSigma)
         let told = PathLossModel(measuredPower: -59, exponent: 2, sigma: modelSigma)

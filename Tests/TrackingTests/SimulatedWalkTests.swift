@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 /// The tracker against the common pipeline on seeded 5-minute walks (8 beacons, 24 × 16 m, σ = 4 dB,
@@ -26,18 +27,23 @@ struct SimulatedWalkTests {
     static func summary(epochUpdate: Bool, baseline: Baseline) throws -> Summary {
         var sum = Summary()
         for seed in seeds {
-            let e = try WalkEvaluation(seed: seed, epochUpdate: epochUpdate, strongBaseline: baseline == .strong,
-                                       unweightedBaseline: baseline == .unweighted)
+            let e = try WalkEvaluation(
+                seed: seed, epochUpdate: epochUpdate, strongBaseline: baseline == .strong,
+                unweightedBaseline: baseline == .unweighted)
             sum.baseline += e.baselineRMSE
             sum.causal += e.causalRMSE
             sum.smoothed += e.smoothedRMSE
             sum.honesty += e.honesty
         }
         let n = Double(seeds.count)
-        let s = Summary(baseline: sum.baseline / n, causal: sum.causal / n, smoothed: sum.smoothed / n, honesty: sum.honesty / n)
-        print(String(format: "SIMULATED WALKS %@ vs %@: common %.3f m, causal %.3f m (%.2f×), RTS %.3f m (%.2f×), error ≤ accuracy %.0f %%",
-                     epochUpdate ? "epoch update" : "per-sample EKF", baseline.rawValue,
-                     s.baseline, s.causal, s.causal / s.baseline, s.smoothed, s.smoothed / s.baseline, 100 * s.honesty))
+        let s = Summary(
+            baseline: sum.baseline / n, causal: sum.causal / n, smoothed: sum.smoothed / n, honesty: sum.honesty / n)
+        print(
+            String(
+                format:
+                    "SIMULATED WALKS %@ vs %@: common %.3f m, causal %.3f m (%.2f×), RTS %.3f m (%.2f×), error ≤ accuracy %.0f %%",
+                epochUpdate ? "epoch update" : "per-sample EKF", baseline.rawValue,
+                s.baseline, s.causal, s.causal / s.baseline, s.smoothed, s.smoothed / s.baseline, 100 * s.honesty))
         return s
     }
 
@@ -85,7 +91,10 @@ struct SimulatedWalkTests {
         }
         bound /= Double(Self.seeds.count)
         causal /= Double(Self.seeds.count)
-        print(String(format: "BOUND constant velocity q = 0.2: %.3f m; causal tracker %.3f m (%.2f×)", bound, causal, causal / bound))
+        print(
+            String(
+                format: "BOUND constant velocity q = 0.2: %.3f m; causal tracker %.3f m (%.2f×)", bound, causal,
+                causal / bound))
         #expect(causal <= 1.1 * bound)
     }
 }

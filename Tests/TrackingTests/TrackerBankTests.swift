@@ -1,7 +1,8 @@
 import BeaconModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Tracking
 
 /// The bank the engine runs: its mixture, its prediction, its smoothing, its restarts and its
@@ -13,15 +14,18 @@ struct TrackerBankTests {
     /// A bank with the two default models, fed `count` epochs of walk `seed`.
     static func bank(seed: UInt64, epochs count: Int, recordsHistory: Bool = false) throws -> TrackerBank {
         let (walk, epochs) = AugmentedTrackerTests.epochs(seed: seed)
-        var bank = try TrackerBank(first: AugmentedTrackerTests.first(walk),
-                                   configuration: TrackerConfiguration(recordsHistory: recordsHistory),
-                                   offset: DeviceOffsetModel(), shadowing: models, floorElevation: 0)
+        var bank = try TrackerBank(
+            first: AugmentedTrackerTests.first(walk),
+            configuration: TrackerConfiguration(recordsHistory: recordsHistory),
+            offset: DeviceOffsetModel(), shadowing: models, floorElevation: 0)
         for (k, epoch) in epochs.prefix(count).enumerated() { try bank.update(epoch, at: Double(k) + 2) }
         return bank
     }
 
     /// The moment-matched mixture of `estimates` with `weights`, written out per component.
-    static func mixture(_ estimates: [TrackEstimate], _ weights: [Double]) -> (x: Double, y: Double, xx: Double, xy: Double, yy: Double) {
+    static func mixture(
+        _ estimates: [TrackEstimate], _ weights: [Double]
+    ) -> (x: Double, y: Double, xx: Double, xy: Double, yy: Double) {
         let x = zip(estimates, weights).reduce(0.0) { $0 + $1.1 * $1.0.position.x }
         let y = zip(estimates, weights).reduce(0.0) { $0 + $1.1 * $1.0.position.y }
         var xx = 0.0, xy = 0.0, yy = 0.0
@@ -35,7 +39,9 @@ struct TrackerBankTests {
 
     static func expectClose(_ e: TrackEstimate, _ m: (x: Double, y: Double, xx: Double, xy: Double, yy: Double)) {
         #expect(abs(e.position.x - m.x) < 1e-12 && abs(e.position.y - m.y) < 1e-12)
-        #expect(abs(e.covarianceXX - m.xx) < 1e-12 && abs(e.covarianceXY - m.xy) < 1e-12 && abs(e.covarianceYY - m.yy) < 1e-12)
+        #expect(
+            abs(e.covarianceXX - m.xx) < 1e-12 && abs(e.covarianceXY - m.xy) < 1e-12
+                && abs(e.covarianceYY - m.yy) < 1e-12)
     }
 
     @Test("The estimate is the members' moment-matched mixture, now and predicted 3 s ahead; weights sum to 1")
@@ -65,10 +71,12 @@ struct TrackerBankTests {
     func oneMember() throws {
         let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 32)
         let configuration = TrackerConfiguration(recordsHistory: true)
-        var bank = try TrackerBank(first: AugmentedTrackerTests.first(walk), configuration: configuration,
-                                   offset: DeviceOffsetModel(), shadowing: [ShadowingModel()], floorElevation: 0)
-        var tracker = try AugmentedTracker(first: AugmentedTrackerTests.first(walk), configuration: configuration,
-                                           offset: DeviceOffsetModel(), shadowing: ShadowingModel())
+        var bank = try TrackerBank(
+            first: AugmentedTrackerTests.first(walk), configuration: configuration,
+            offset: DeviceOffsetModel(), shadowing: [ShadowingModel()], floorElevation: 0)
+        var tracker = try AugmentedTracker(
+            first: AugmentedTrackerTests.first(walk), configuration: configuration,
+            offset: DeviceOffsetModel(), shadowing: ShadowingModel())
         for (k, epoch) in epochs.prefix(40).enumerated() {
             let a = try bank.update(epoch, at: Double(k) + 2)
             let b = try tracker.update(epoch, at: Double(k) + 2)

@@ -1,6 +1,7 @@
+import BeaconModel
 import Foundation
 import TestSupport
-import BeaconModel
+
 @testable import Tracking
 
 /// Runs the tracker over a simulated walk the way the engine will: a least-squares fix from the
@@ -15,9 +16,11 @@ struct WalkEvaluation {
     let smoothed: [TrackEstimate]
     let baseline: [CommonPipeline.Output]
 
-    init(seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
-         configuration: TrackerConfiguration = TrackerConfiguration(recordsHistory: true), verify: Bool = true,
-         epochUpdate: Bool = true, strongBaseline: Bool = false, unweightedBaseline: Bool = false) throws {
+    init(
+        seed: UInt64, simulation: WalkSimulator.Configuration = WalkSimulator.Configuration(),
+        configuration: TrackerConfiguration = TrackerConfiguration(recordsHistory: true), verify: Bool = true,
+        epochUpdate: Bool = true, strongBaseline: Bool = false, unweightedBaseline: Bool = false
+    ) throws {
         let walk = WalkSimulator(seed: seed, configuration: simulation)
         self.walk = walk
         let c = walk.configuration
@@ -39,9 +42,10 @@ struct WalkEvaluation {
         var tracker: KalmanTracker?
         while tracker == nil, epochStart < c.duration {
             if let fix = pipeline.fix(walk.samples(from: epochStart, to: epochStart + 1), windowStart: epochStart) {
-                let first = PositionMeasurement(time: fix.time, x: fix.position.x, y: fix.position.y,
-                                                covarianceXX: fix.covarianceXX, covarianceXY: fix.covarianceXY,
-                                                covarianceYY: fix.covarianceYY)
+                let first = PositionMeasurement(
+                    time: fix.time, x: fix.position.x, y: fix.position.y,
+                    covarianceXX: fix.covarianceXX, covarianceXY: fix.covarianceXY,
+                    covarianceYY: fix.covarianceYY)
                 tracker = try KalmanTracker(first: first, configuration: config)
             }
             epochStart += 1
@@ -53,7 +57,8 @@ struct WalkEvaluation {
         while epochStart + 1 <= c.duration + 1e-9 {
             let window = walk.samples(from: epochStart, to: epochStart + 1)
             let measurements = window.map {
-                RSSIMeasurement(time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: trackerModel, rssi: $0.rssi)
+                RSSIMeasurement(
+                    time: $0.time, beaconPosition: walk.beacons[$0.beacon], model: trackerModel, rssi: $0.rssi)
             }
             if epochUpdate {
                 try tracker.update(measurements, at: epochStart + 1)
@@ -62,9 +67,10 @@ struct WalkEvaluation {
             }
             epochStart += 1
             if verify, let fix = pipeline.fix(window, windowStart: epochStart - 1) {
-                let check = PositionMeasurement(time: epochStart, x: fix.position.x, y: fix.position.y,
-                                                covarianceXX: fix.covarianceXX, covarianceXY: fix.covarianceXY,
-                                                covarianceYY: fix.covarianceYY)
+                let check = PositionMeasurement(
+                    time: epochStart, x: fix.position.x, y: fix.position.y,
+                    covarianceXX: fix.covarianceXX, covarianceXY: fix.covarianceXY,
+                    covarianceYY: fix.covarianceYY)
                 try tracker.verify(against: check)
             }
             try tracker.predict(to: epochStart)

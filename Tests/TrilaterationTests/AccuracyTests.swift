@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Trilateration
 
 /// Accuracy against the Cramér–Rao bound in a seeded simulation: 8 beacons in
@@ -20,9 +21,11 @@ import TestSupport
     }
 
     /// Runs the simulation; `moved` puts the beacon of that index 6 m from its planned place.
-    static func simulate(_ configuration: TrilaterationSolver.Configuration, moved: Int? = nil,
-                         shadowed: (beacon: Int, loss: Double)? = nil,
-                         seed: UInt64 = 2003) throws -> Outcome {
+    static func simulate(
+        _ configuration: TrilaterationSolver.Configuration, moved: Int? = nil,
+        shadowed: (beacon: Int, loss: Double)? = nil,
+        seed: UInt64 = 2003
+    ) throws -> Outcome {
         var solver = TrilaterationSolver(configuration: configuration)
         var fix = Fix(reservingCapacity: 8)
         var g = SeededGenerator(seed: seed)
@@ -49,13 +52,16 @@ import TestSupport
             bound += crb.xx + crb.yy
             accuracy += fix.accuracy
             if let shadow = shadowed,
-               fix.rejectedBeacons.contains(where: { $0.identity == Scene.identity(shadow.beacon) }) {
+                fix.rejectedBeacons.contains(where: { $0.identity == Scene.identity(shadow.beacon) })
+            {
                 rejected += 1
             }
             if let k = moved {
                 let isRejected = fix.rejectedBeacons.contains(where: { $0.identity == Scene.identity(k) })
                 if isRejected { rejected += 1 }
-                let bias = Scene.model.logSlope * abs(Foundation.log(truth.distance(to: actual[k]) / truth.distance(to: Scene.anchors[k])))
+                let bias =
+                    Scene.model.logSlope
+                    * abs(Foundation.log(truth.distance(to: actual[k]) / truth.distance(to: Scene.anchors[k])))
                 if bias > 5 * Scene.model.sigma / 2 {
                     detectable += 1
                     if isRejected { caught += 1 }
@@ -63,23 +69,28 @@ import TestSupport
             }
         }
         let n = Double(points)
-        return Outcome(rmse: (squared / n).squareRoot(), boundRMSE: (bound / n).squareRoot(),
-                       rejectedFraction: Double(rejected) / n,
-                       rejectedWhenDetectable: Double(caught) / Double(max(detectable, 1)),
-                       detectableFraction: Double(detectable) / n, meanAccuracy: accuracy / n)
+        return Outcome(
+            rmse: (squared / n).squareRoot(), boundRMSE: (bound / n).squareRoot(),
+            rejectedFraction: Double(rejected) / n,
+            rejectedWhenDetectable: Double(caught) / Double(max(detectable, 1)),
+            detectableFraction: Double(detectable) / n, meanAccuracy: accuracy / n)
     }
 
     @Test func maximumLikelihoodReachesTheBound() throws {
         // The recommended configuration: maximum likelihood, robust, bounded by the outline.
         let ml = try Self.simulate(.init(outline: Scene.outline))
         let plain = try Self.simulate(.init(rejectsOutliers: false, outline: Scene.outline))
-        let range = try Self.simulate(.init(estimator: .rangeLeastSquares, rejectsOutliers: false, outline: Scene.outline))
+        let range = try Self.simulate(
+            .init(estimator: .rangeLeastSquares, rejectsOutliers: false, outline: Scene.outline))
         let free = try Self.simulate(.init())
         let freeRange = try Self.simulate(.init(estimator: .rangeLeastSquares))
-        print(String(format: "CRB RMSE %.3f m | with outline: ML robust %.3f m (%.3f × CRB), ML no rejection %.3f m (%.3f ×), range LS %.3f m (%.3f ×) | no outline: ML robust %.3f m (%.3f ×), range LS %.3f m (%.3f ×) | ML mean accuracy %.3f m",
-                     ml.boundRMSE, ml.rmse, ml.rmse / ml.boundRMSE, plain.rmse, plain.rmse / ml.boundRMSE,
-                     range.rmse, range.rmse / ml.boundRMSE, free.rmse, free.rmse / ml.boundRMSE,
-                     freeRange.rmse, freeRange.rmse / ml.boundRMSE, ml.meanAccuracy))
+        print(
+            String(
+                format:
+                    "CRB RMSE %.3f m | with outline: ML robust %.3f m (%.3f × CRB), ML no rejection %.3f m (%.3f ×), range LS %.3f m (%.3f ×) | no outline: ML robust %.3f m (%.3f ×), range LS %.3f m (%.3f ×) | ML mean accuracy %.3f m",
+                ml.boundRMSE, ml.rmse, ml.rmse / ml.boundRMSE, plain.rmse, plain.rmse / ml.boundRMSE,
+                range.rmse, range.rmse / ml.boundRMSE, free.rmse, free.rmse / ml.boundRMSE,
+                freeRange.rmse, freeRange.rmse / ml.boundRMSE, ml.meanAccuracy))
         #expect(ml.rmse <= 1.15 * ml.boundRMSE)
         #expect(plain.rmse <= 1.15 * plain.boundRMSE)
         // Without the outline prior ML has heavy tails outside the beacon hull (measured 1.16 ×).
@@ -97,10 +108,13 @@ import TestSupport
         for k in [0, 3, 5] {
             let moved = try Self.simulate(.init(outline: Scene.outline), moved: k)
             let naive = try Self.simulate(.init(rejectsOutliers: false, outline: Scene.outline), moved: k)
-            print(String(format: "beacon %d moved 6 m: robust RMSE %.3f m (%.3f × clean %.3f m), rejected in %.0f %% of all fixes and in %.0f %% of the %.0f %% of fixes where its bias exceeds 10 dB; without rejection %.3f m (%.3f ×)",
-                         k, moved.rmse, moved.rmse / clean.rmse, clean.rmse, 100 * moved.rejectedFraction,
-                         100 * moved.rejectedWhenDetectable, 100 * moved.detectableFraction,
-                         naive.rmse, naive.rmse / clean.rmse))
+            print(
+                String(
+                    format:
+                        "beacon %d moved 6 m: robust RMSE %.3f m (%.3f × clean %.3f m), rejected in %.0f %% of all fixes and in %.0f %% of the %.0f %% of fixes where its bias exceeds 10 dB; without rejection %.3f m (%.3f ×)",
+                    k, moved.rmse, moved.rmse / clean.rmse, clean.rmse, 100 * moved.rejectedFraction,
+                    100 * moved.rejectedWhenDetectable, 100 * moved.detectableFraction,
+                    naive.rmse, naive.rmse / clean.rmse))
             // Rejection helps. The targets (≤ 1.3 × clean, rejected in most fixes) are
             // NOT met: a beacon moved 6 m biases most fixes by less than the 2 dB noise of a
             // 4-sample mean, and where the bias is large the data are equally consistent with
@@ -116,9 +130,12 @@ import TestSupport
         for k in [1, 3, 6] {
             let shadowed = try Self.simulate(.init(outline: Scene.outline), shadowed: (k, 12))
             let naive = try Self.simulate(.init(rejectsOutliers: false, outline: Scene.outline), shadowed: (k, 12))
-            print(String(format: "beacon %d shadowed by 12 dB: robust RMSE %.3f m (%.3f × clean), rejected in %.0f %% of fixes; without rejection %.3f m (%.3f ×)",
-                         k, shadowed.rmse, shadowed.rmse / clean.rmse, 100 * shadowed.rejectedFraction,
-                         naive.rmse, naive.rmse / clean.rmse))
+            print(
+                String(
+                    format:
+                        "beacon %d shadowed by 12 dB: robust RMSE %.3f m (%.3f × clean), rejected in %.0f %% of fixes; without rejection %.3f m (%.3f ×)",
+                    k, shadowed.rmse, shadowed.rmse / clean.rmse, 100 * shadowed.rejectedFraction,
+                    naive.rmse, naive.rmse / clean.rmse))
             // Measured: rejected in 91–96 % of fixes, RMSE 1.29–1.48 × the clean RMSE (the
             // fixes where the shadowed reading is consistent with another position remain).
             #expect(shadowed.rejectedFraction > 0.85)

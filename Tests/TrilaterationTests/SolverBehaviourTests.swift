@@ -1,8 +1,9 @@
+import BeaconModel
 import Foundation
 import LinearAlgebra
-import Testing
 import TestSupport
-import BeaconModel
+import Testing
+
 @testable import Trilateration
 
 @Suite struct SolverBehaviourTests {
@@ -148,7 +149,9 @@ import BeaconModel
         #expect(throws: TrilaterationError.positiveRSSI(Scene.identity(3), rssi: 12)) { try solver.solve(positive) }
         var zeroCount = good
         zeroCount[0].count = 0
-        #expect(throws: TrilaterationError.invalidSampleCount(Scene.identity(0), count: 0)) { try solver.solve(zeroCount) }
+        #expect(throws: TrilaterationError.invalidSampleCount(Scene.identity(0), count: 0)) {
+            try solver.solve(zeroCount)
+        }
         var badModel = good
         badModel[4].model.sigma = 0
         #expect(throws: TrilaterationError.invalidModel(Scene.identity(4))) { try solver.solve(badModel) }
@@ -191,7 +194,8 @@ import BeaconModel
         var g = SeededGenerator(seed: 5)
         var moved = 0
         for _ in 0..<100 {
-            let truth = Point3D(x: Double.random(in: 22.5...23.5, using: &g), y: Double.random(in: 1...15, using: &g), z: 1.2)
+            let truth = Point3D(
+                x: Double.random(in: 22.5...23.5, using: &g), y: Double.random(in: 1...15, using: &g), z: 1.2)
             var noise: SeededGenerator? = g
             let observations = Scene.observe(at: truth, generator: &noise)
             g = noise!
@@ -207,8 +211,9 @@ import BeaconModel
     /// (hand vs `dposv` vs `dgels`, which works on the Jacobian and has no Newton form).
     @Test(arguments: [true, false])
     func handAndLAPACKPathsAgree(secondOrder: Bool) throws {
-        let tight = TrilaterationSolver.Configuration(usesSecondOrder: secondOrder, maximumIterations: 500,
-                                                      stepTolerance: 1e-10)
+        let tight = TrilaterationSolver.Configuration(
+            usesSecondOrder: secondOrder, maximumIterations: 500,
+            stepTolerance: 1e-10)
         var hand = TrilaterationSolver(configuration: tight)
         var dposv = hand, dgels = hand
         dposv.configuration.linearSolver = .normalEquations

@@ -8,7 +8,7 @@ enum AsyncFace {
         let session = try PositioningSession(plan: plan)
         let map = Task { [stream = await session.reports()] in
             var drawn: [PositionReport] = []
-            for await report in stream { drawn.append(report) }     // draw(report) in an app
+            for await report in stream { drawn.append(report) }  // draw(report) in an app
             return drawn
         }
         // A consumer that only needs the latest positions: when it falls behind, older
@@ -25,7 +25,7 @@ enum AsyncFace {
                 session.submit(beacons.compactMap { RangingLoop.sample($0, at: time) })
             }
         }
-        await session.finish()   // publishes the last epoch and ends both streams
+        await session.finish()  // publishes the last epoch and ends both streams
         return (await map.value, await log.value)
     }
 }

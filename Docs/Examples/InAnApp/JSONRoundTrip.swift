@@ -18,8 +18,10 @@ enum JSONRoundTrip {
 
     /// Encodes and decodes the plan, samples, fixes, tracker estimates, reports and the engine's
     /// statistics; returns one report's JSON to show.
-    static func run(plan: FloorPlan, samples: [RSSISample], fix: Fix, estimate: TrackEstimate,
-                    reports: [PositionReport], statistics: PositioningEngine.Statistics) throws -> String {
+    static func run(
+        plan: FloorPlan, samples: [RSSISample], fix: Fix, estimate: TrackEstimate,
+        reports: [PositionReport], statistics: PositioningEngine.Statistics
+    ) throws -> String {
         _ = try check(plan)
         _ = try check(statistics)
         _ = try check(samples)

@@ -6,11 +6,13 @@ import IndoorPositioning
 enum RangingLoop {
     /// A ranged beacon as a sample; nil for the platform's "not heard" RSSI of 0.
     static func sample(_ beacon: RangedBeacon, at time: Double, device: String? = nil) -> RSSISample? {
-        guard beacon.rssi != 0, let major = UInt16(exactly: beacon.major), let minor = UInt16(exactly: beacon.minor) else {
+        guard beacon.rssi != 0, let major = UInt16(exactly: beacon.major), let minor = UInt16(exactly: beacon.minor)
+        else {
             return nil
         }
-        return RSSISample(timestamp: time, identity: BeaconIdentity(uuid: beacon.uuid, major: major, minor: minor),
-                          rssi: Double(beacon.rssi), device: device)
+        return RSSISample(
+            timestamp: time, identity: BeaconIdentity(uuid: beacon.uuid, major: major, minor: minor),
+            rssi: Double(beacon.rssi), device: device)
     }
 
     /// Twenty seconds of ranging, then five seconds in a lift (nothing heard): the engine's

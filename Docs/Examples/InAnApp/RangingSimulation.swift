@@ -38,8 +38,9 @@ struct RangingSimulation {
                 let dz = plan.defaults.receiverHeight - beacon.position.z
                 let d = (dx * dx + dy * dy + dz * dz).squareRoot()
                 let rssi = -59 - 20 * log10(d) + 4 * gaussian()
-                return RangedBeacon(uuid: beacon.identity.uuid, major: Int(beacon.identity.major),
-                                    minor: Int(beacon.identity.minor), rssi: d > 25 ? 0 : Int(rssi.rounded()))
+                return RangedBeacon(
+                    uuid: beacon.identity.uuid, major: Int(beacon.identity.major),
+                    minor: Int(beacon.identity.minor), rssi: d > 25 ? 0 : Int(rssi.rounded()))
             }
             deliveries.append((t, heard))
         }
@@ -47,7 +48,9 @@ struct RangingSimulation {
     }
 
     private mutating func uniform() -> Double {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
         return (Double(state >> 11) + 0.5) / Double(1 << 53)
     }
 

@@ -11,24 +11,36 @@ enum SitePlan {
         let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: 20, y: 0), Point2D(x: 20, y: 12), Point2D(x: 0, y: 12)])
         let spots = [(2.0, 2.0), (10.0, 1.5), (18.0, 2.0), (2.0, 10.0), (10.0, 10.5), (18.0, 10.0)]
         let beacons = spots.enumerated().map { index, spot in
-            Beacon(identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(index + 1)),
-                   position: Point3D(x: spot.0, y: spot.1, z: 2.7))
+            Beacon(
+                identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(index + 1)),
+                position: Point3D(x: spot.0, y: spot.1, z: 2.7))
         }
         let zones = [
-            Zone(id: "desks", polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 12, y: 0),
-                                                Point2D(x: 12, y: 12), Point2D(x: 0, y: 12)])),
-            Zone(id: "meeting", polygon: Polygon([Point2D(x: 12, y: 0), Point2D(x: 20, y: 0),
-                                                  Point2D(x: 20, y: 12), Point2D(x: 12, y: 12)])),
+            Zone(
+                id: "desks",
+                polygon: Polygon([
+                    Point2D(x: 0, y: 0), Point2D(x: 12, y: 0),
+                    Point2D(x: 12, y: 12), Point2D(x: 0, y: 12)
+                ])),
+            Zone(
+                id: "meeting",
+                polygon: Polygon([
+                    Point2D(x: 12, y: 0), Point2D(x: 20, y: 0),
+                    Point2D(x: 20, y: 12), Point2D(x: 12, y: 12)
+                ]))
         ]
-        return try FloorPlan(name: "office", defaults: PlanDefaults(measuredPower: -59, pathLossExponent: 2,
-                                                                    receiverHeight: 1.4),
-                             floors: [Floor(level: 0, outline: outline, zones: zones, beacons: beacons)])
+        return try FloorPlan(
+            name: "office",
+            defaults: PlanDefaults(
+                measuredPower: -59, pathLossExponent: 2,
+                receiverHeight: 1.4),
+            floors: [Floor(level: 0, outline: outline, zones: zones, beacons: beacons)])
     }
 
     /// Solver and tracker from the plan in one call, used by hand: one fix, then a tracker
     /// started from it. The engine does the same for every epoch.
     static func solveByHand(_ plan: FloorPlan, samples: [RSSISample]) throws -> (Fix, TrackEstimate) {
-        let setup = try PlanConfiguration(plan: plan, level: 0)   // receiver height, outline, elevation
+        let setup = try PlanConfiguration(plan: plan, level: 0)  // receiver height, outline, elevation
         var perBeacon: [BeaconIdentity: [Double]] = [:]
         for sample in samples { perBeacon[sample.identity, default: []].append(sample.rssi) }
         let observations = perBeacon.keys.sorted().compactMap { identity -> BeaconObservation? in
@@ -37,8 +49,9 @@ enum SitePlan {
         }
         var solver = TrilaterationSolver(configuration: setup.solver)
         let fix = try solver.solve(observations)
-        let tracker = try KalmanTracker(first: PositionMeasurement(fix, time: samples.last?.timestamp ?? 0),
-                                        configuration: setup.tracker, floorElevation: setup.floorElevation)
+        let tracker = try KalmanTracker(
+            first: PositionMeasurement(fix, time: samples.last?.timestamp ?? 0),
+            configuration: setup.tracker, floorElevation: setup.floorElevation)
         return (fix, tracker.estimate)
     }
 }

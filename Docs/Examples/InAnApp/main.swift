@@ -29,12 +29,15 @@ for report in reports.suffix(7) { print(report) }
 // 3. Drawing the last tracked report's 95 % ellipse.
 let lastTracked = reports.last { $0.source == .tracked }!
 let outline = EllipseDrawing.outline(of: lastTracked)
-print("1-σ ellipse: a = \(String(format: "%.2f", lastTracked.ellipse.semiMajor)) m, b = \(String(format: "%.2f", lastTracked.ellipse.semiMinor)) m; drawn at 95 %")
+print(
+    "1-σ ellipse: a = \(String(format: "%.2f", lastTracked.ellipse.semiMajor)) m, b = \(String(format: "%.2f", lastTracked.ellipse.semiMinor)) m; drawn at 95 %"
+)
 print("svg: <path d=\"\(EllipseDrawing.svgPath(outline).prefix(60))…\"/>")
 
 // 4. Every public report type to JSON and back.
-let json = try JSONRoundTrip.run(plan: plan, samples: firstSecond, fix: fix, estimate: estimate, reports: reports,
-                                 statistics: statistics)
+let json = try JSONRoundTrip.run(
+    plan: plan, samples: firstSecond, fix: fix, estimate: estimate, reports: reports,
+    statistics: statistics)
 print("report as JSON: \(json.prefix(120))…")
 
 // 5. The async face.

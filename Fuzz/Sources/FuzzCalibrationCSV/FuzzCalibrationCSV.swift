@@ -1,6 +1,6 @@
 import Foundation
-import PositioningIO
 import FuzzSupport
+import PositioningIO
 
 /// Calibration samples CSV, then the fit: any text either reads or throws a `FileError`; a fit of
 /// what was read either succeeds with finite values or throws a `CalibrationError`.
@@ -9,8 +9,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let read = try? CalibrationSamples.read(text: text), read.samples.count <= 2000 else { return 0 }
     for method in [CalibrationMethod.leastSquares, .huber, .robust, .trimmed(fraction: 0.2)] {
         guard let result = try? PathLossCalibration(method: method).fit(read.samples) else { continue }
-        let values = [result.model.measuredPower, result.model.exponent, result.model.sigma,
-                      result.measuredPowerStandardError, result.exponentStandardError]
+        let values = [
+            result.model.measuredPower, result.model.exponent, result.model.sigma,
+            result.measuredPowerStandardError, result.exponentStandardError
+        ]
         if !values.allSatisfy(\.isFinite) { fatalError("broken promise: non-finite fit \(values) by \(method)") }
     }
     return 0

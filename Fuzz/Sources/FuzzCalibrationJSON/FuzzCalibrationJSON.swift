@@ -1,6 +1,6 @@
 import Foundation
-import PositioningIO
 import FuzzSupport
+import PositioningIO
 
 /// Calibration JSON: any bytes either decode to a valid calibration (finite models) or throw a
 /// `CalibrationFileError`; a decoded file survives writing and reading back.

@@ -1,6 +1,6 @@
 import Foundation
-import IndoorPositioning
 import FuzzSupport
+import IndoorPositioning
 
 private let uuid = UUID(uuidString: "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C")!
 
@@ -14,8 +14,11 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     for level in 0..<floors {
         var beacons: [Beacon] = []
         for i in 0..<(Int(input.byte() % 8) + 1) {
-            beacons.append(Beacon(identity: BeaconIdentity(uuid: uuid, major: UInt16(level), minor: UInt16(i)),
-                                  position: Point3D(x: input.double(in: 0...30), y: input.double(in: 0...20), z: input.double(in: 0...3))))
+            beacons.append(
+                Beacon(
+                    identity: BeaconIdentity(uuid: uuid, major: UInt16(level), minor: UInt16(i)),
+                    position: Point3D(
+                        x: input.double(in: 0...30), y: input.double(in: 0...20), z: input.double(in: 0...3))))
         }
         let outline = Polygon([Point2D(x: 0, y: 0), Point2D(x: 30, y: 0), Point2D(x: 30, y: 20), Point2D(x: 0, y: 20)])
         plannedFloors.append(Floor(level: level, elevation: Double(level) * 3.5, outline: outline, beacons: beacons))
@@ -40,8 +43,10 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         default: time += input.double(in: 0...0.5)
         }
         let rssi = input.byte() % 16 == 0 ? input.rawDouble() : input.double(in: -110...(-35))
-        let sample = RSSISample(timestamp: time, identity: BeaconIdentity(uuid: uuid, major: UInt16(input.byte() % 3), minor: UInt16(input.byte() % 9)),
-                                rssi: rssi, device: input.byte() % 4 == 0 ? "b" : nil)
+        let sample = RSSISample(
+            timestamp: time,
+            identity: BeaconIdentity(uuid: uuid, major: UInt16(input.byte() % 3), minor: UInt16(input.byte() % 9)),
+            rssi: rssi, device: input.byte() % 4 == 0 ? "b" : nil)
         engine.push(sample)
         reports += engine.pull()
     }
@@ -50,12 +55,15 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         reports += smoothed
     }
     for r in reports {
-        require([r.timestamp, r.position.x, r.position.y, r.position.z, r.accuracy].allSatisfy(\.isFinite),
-                "non-finite report \(r)")
+        require(
+            [r.timestamp, r.position.x, r.position.y, r.position.z, r.accuracy].allSatisfy(\.isFinite),
+            "non-finite report \(r)")
         require(r.accuracy > 0, "accuracy not positive: \(r)")
     }
     let s = engine.statistics
-    require(s.accepted + s.unknownBeacon + s.invalidRSSI + s.invalidTime + s.late == pushed, "samples lost from the counts: \(s), pushed \(pushed)")
+    require(
+        s.accepted + s.unknownBeacon + s.invalidRSSI + s.invalidTime + s.late == pushed,
+        "samples lost from the counts: \(s), pushed \(pushed)")
     return 0
 }
 

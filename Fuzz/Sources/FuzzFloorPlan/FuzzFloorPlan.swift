@@ -1,6 +1,6 @@
 import Foundation
-import IndoorPositioning
 import FuzzSupport
+import IndoorPositioning
 
 /// Floor-plan JSON: any bytes either load as a valid plan or throw a `FloorPlanError`; a loaded
 /// plan survives writing and reading back unchanged.
@@ -19,7 +19,9 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         for beacon in floor.beacons {
             if let resolved = plan.resolvedBeacon(beacon.identity) {
                 let model = PathLossModel(resolved)
-                if !model.measuredPower.isFinite || !model.exponent.isFinite { fatalError("broken promise: non-finite model") }
+                if !model.measuredPower.isFinite || !model.exponent.isFinite {
+                    fatalError("broken promise: non-finite model")
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import PositioningIO
 import FuzzSupport
+import PositioningIO
 
 /// RSSI samples CSV: any text either reads as samples with finite, usable values or throws a
 /// `FileError`; with skipBadRows it never throws after the header.

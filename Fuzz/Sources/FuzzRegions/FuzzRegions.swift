@@ -1,13 +1,16 @@
 import Foundation
-import IndoorPositioning
 import FuzzSupport
+import IndoorPositioning
+
 #if canImport(Monitoring)
 import Monitoring
 
 /// The bundled office plan (zones west, centre, east), against which regions are checked.
 private let plan: FloorPlan? = {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Docs/Examples/office-plan.json").path
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Docs/Examples/office-plan.json"
+        ).path
     return try? FloorPlan.load(path: path)
 }()
 

@@ -1,6 +1,6 @@
 import Foundation
-import IndoorPositioning
 import FuzzSupport
+import IndoorPositioning
 
 private let uuid = UUID(uuidString: "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C")!
 
@@ -15,14 +15,17 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let origin = input.double(in: -1e6...1e6)
     var observations: [BeaconObservation] = []
     for i in 0..<n {
-        let position = Point3D(x: origin + scale * input.mostly(in: -1...1), y: origin + scale * input.mostly(in: -1...1),
-                               z: input.mostly(in: 0...4))
-        let model = PathLossModel(measuredPower: input.mostly(in: -100...(-30)), exponent: input.mostly(in: 0.5...6),
-                                  sigma: input.mostly(in: 0.1...15))
-        observations.append(BeaconObservation(
-            identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(i % 4)), position: position,
-            level: Int(input.byte() % 2), model: model, meanRSSI: input.mostly(in: -130...(-20)),
-            count: Int(input.byte() % 20)))
+        let position = Point3D(
+            x: origin + scale * input.mostly(in: -1...1), y: origin + scale * input.mostly(in: -1...1),
+            z: input.mostly(in: 0...4))
+        let model = PathLossModel(
+            measuredPower: input.mostly(in: -100...(-30)), exponent: input.mostly(in: 0.5...6),
+            sigma: input.mostly(in: 0.1...15))
+        observations.append(
+            BeaconObservation(
+                identity: BeaconIdentity(uuid: uuid, major: 1, minor: UInt16(i % 4)), position: position,
+                level: Int(input.byte() % 2), model: model, meanRSSI: input.mostly(in: -130...(-20)),
+                count: Int(input.byte() % 20)))
     }
     var configuration = TrilaterationSolver.Configuration()
     if input.byte() & 1 == 1 { configuration.dimension = .spatial }
@@ -35,13 +38,17 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         return 0
     }
     let c = fix.covariance
-    let numbers = [fix.position.x, fix.position.y, fix.position.z, fix.accuracy, fix.residualRMS,
-                   fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation, c.xx, c.xy, c.yy, c.xz, c.yz, c.zz]
+    let numbers = [
+        fix.position.x, fix.position.y, fix.position.z, fix.accuracy, fix.residualRMS,
+        fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation, c.xx, c.xy, c.yy, c.xz, c.yz, c.zz
+    ]
     require(numbers.allSatisfy(\.isFinite), "non-finite number in the fix: \(numbers) status \(fix.status)")
     // GDOP is documented as +infinity when the geometry does not determine the position (also
     // at a converged point where the lines of sight are numerically parallel); never NaN.
     require(fix.gdop.isFinite || fix.gdop == .infinity, "gdop \(fix.gdop), status \(fix.status)")
-    require(isPositiveDefinite(xx: c.xx, xy: c.xy, yy: c.yy), "covariance not positive-definite: \(c), status \(fix.status)")
+    require(
+        isPositiveDefinite(xx: c.xx, xy: c.xy, yy: c.yy), "covariance not positive-definite: \(c), status \(fix.status)"
+    )
     require(fix.accuracy >= 0, "negative accuracy \(fix.accuracy)")
     return 0
 }

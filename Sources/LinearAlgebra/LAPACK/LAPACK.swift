@@ -7,8 +7,10 @@ import CLAPACK
 /// a workspace that has already seen the same shape, a call performs no heap allocation.
 /// This is the only place in the package that touches unsafe pointers.
 public enum LAPACK {
-    static let ascii = (N: CChar(UInt8(ascii: "N")), L: CChar(UInt8(ascii: "L")),
-                        V: CChar(UInt8(ascii: "V")))
+    static let ascii = (
+        N: CChar(UInt8(ascii: "N")), L: CChar(UInt8(ascii: "L")),
+        V: CChar(UInt8(ascii: "V"))
+    )
 
     // MARK: Least squares
 
@@ -30,7 +32,8 @@ public enum LAPACK {
     ) throws(LAPACKError) {
         let routine = "dgels"
         guard a.rows >= a.columns, b.rows == a.rows else {
-            throw .dimensionMismatch(routine: routine,
+            throw .dimensionMismatch(
+                routine: routine,
                 detail: "A is \(a.rows)×\(a.columns) and B has \(b.rows) rows; need m ≥ n and B with m rows")
         }
         guard a.isFinite, b.isFinite else { throw .nonFiniteInput(routine: routine) }
@@ -52,8 +55,9 @@ public enum LAPACK {
         a.elements.withUnsafeMutableBufferPointer { pa in
             b.elements.withUnsafeMutableBufferPointer { pb in
                 workspace.work.withUnsafeMutableBufferPointer { pw in
-                    dgels_(&trans, &m, &n, &nrhs, pa.baseAddress, &lda, pb.baseAddress, &ldb,
-                           pw.baseAddress, &lwork, &info, 1)
+                    dgels_(
+                        &trans, &m, &n, &nrhs, pa.baseAddress, &lda, pb.baseAddress, &ldb,
+                        pw.baseAddress, &lwork, &info, 1)
                 }
             }
         }
@@ -92,7 +96,8 @@ public enum LAPACK {
     ) throws(LAPACKError) -> Int {
         let routine = "dgelsd"
         guard b.rows == max(a.rows, a.columns) else {
-            throw .dimensionMismatch(routine: routine,
+            throw .dimensionMismatch(
+                routine: routine,
                 detail: "B must have max(m, n) = \(max(a.rows, a.columns)) rows, has \(b.rows)")
         }
         guard a.isFinite, b.isFinite, !rcond.isNaN else { throw .nonFiniteInput(routine: routine) }
@@ -113,8 +118,9 @@ public enum LAPACK {
             var iquery: Int32 = 0
             var lwork: Int32 = -1
             workspace.singularValues.withUnsafeMutableBufferPointer { ps in
-                dgelsd_(&m, &n, &nrhs, nil, &lda, nil, &ldb, ps.baseAddress, &rcondValue, &rank,
-                        &query, &lwork, &iquery, &info)
+                dgelsd_(
+                    &m, &n, &nrhs, nil, &lda, nil, &ldb, ps.baseAddress, &rcondValue, &rank,
+                    &query, &lwork, &iquery, &info)
             }
             try check(info, routine)
             workspace.queried[key] = Int(query)
@@ -127,9 +133,10 @@ public enum LAPACK {
                 workspace.singularValues.withUnsafeMutableBufferPointer { ps in
                     workspace.work.withUnsafeMutableBufferPointer { pw in
                         workspace.iwork.withUnsafeMutableBufferPointer { piw in
-                            dgelsd_(&m, &n, &nrhs, pa.baseAddress, &lda, pb.baseAddress, &ldb,
-                                    ps.baseAddress, &rcondValue, &rank, pw.baseAddress, &lwork,
-                                    piw.baseAddress, &info)
+                            dgelsd_(
+                                &m, &n, &nrhs, pa.baseAddress, &lda, pb.baseAddress, &ldb,
+                                ps.baseAddress, &rcondValue, &rank, pw.baseAddress, &lwork,
+                                piw.baseAddress, &info)
                         }
                     }
                 }
@@ -151,7 +158,8 @@ public enum LAPACK {
     public static func solveSPD(_ a: inout Matrix, _ b: inout Matrix) throws(LAPACKError) {
         let routine = "dposv"
         guard a.rows == a.columns, b.rows == a.rows else {
-            throw .dimensionMismatch(routine: routine,
+            throw .dimensionMismatch(
+                routine: routine,
                 detail: "A is \(a.rows)×\(a.columns), B has \(b.rows) rows; need square A and matching B")
         }
         guard a.isFinite, b.isFinite else { throw .nonFiniteInput(routine: routine) }
@@ -254,8 +262,9 @@ public enum LAPACK {
         a.elements.withUnsafeMutableBufferPointer { pa in
             eigenvalues.withUnsafeMutableBufferPointer { pw in
                 workspace.work.withUnsafeMutableBufferPointer { pwork in
-                    dsyev_(&jobz, &uplo, &n, pa.baseAddress, &lda, pw.baseAddress,
-                           pwork.baseAddress, &lwork, &info, 1, 1)
+                    dsyev_(
+                        &jobz, &uplo, &n, pa.baseAddress, &lda, pw.baseAddress,
+                        pwork.baseAddress, &lwork, &info, 1, 1)
                 }
             }
         }

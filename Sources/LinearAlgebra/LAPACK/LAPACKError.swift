@@ -19,7 +19,7 @@ public enum LAPACKError: Error, Sendable, Hashable, CustomStringConvertible {
     public var routine: String {
         switch self {
         case .illegalArgument(let r, _), .notPositiveDefinite(let r, _), .singular(let r, _),
-             .noConvergence(let r, _), .dimensionMismatch(let r, _), .nonFiniteInput(let r):
+            .noConvergence(let r, _), .dimensionMismatch(let r, _), .nonFiniteInput(let r):
             return r
         }
     }

@@ -21,8 +21,9 @@ public struct Matrix4: Sendable, Hashable {
     public static let zero = Matrix4(.zero, .zero, .zero, .zero)
 
     /// The identity matrix.
-    public static let identity = Matrix4(Vector4(1, 0, 0, 0), Vector4(0, 1, 0, 0),
-                                         Vector4(0, 0, 1, 0), Vector4(0, 0, 0, 1))
+    public static let identity = Matrix4(
+        Vector4(1, 0, 0, 0), Vector4(0, 1, 0, 0),
+        Vector4(0, 0, 1, 0), Vector4(0, 0, 0, 1))
 
     /// A diagonal matrix.
     @inlinable
@@ -61,8 +62,9 @@ public struct Matrix4: Sendable, Hashable {
     /// The transpose.
     @inlinable
     public var transposed: Matrix4 {
-        Matrix4(Vector4(r0[0], r1[0], r2[0], r3[0]), Vector4(r0[1], r1[1], r2[1], r3[1]),
-                Vector4(r0[2], r1[2], r2[2], r3[2]), Vector4(r0[3], r1[3], r2[3], r3[3]))
+        Matrix4(
+            Vector4(r0[0], r1[0], r2[0], r3[0]), Vector4(r0[1], r1[1], r2[1], r3[1]),
+            Vector4(r0[2], r1[2], r2[2], r3[2]), Vector4(r0[3], r1[3], r2[3], r3[3]))
     }
 
     /// (A + Aᵀ) / 2: removes the rounding asymmetry that products leave in a covariance.
@@ -147,8 +149,10 @@ public struct Matrix4: Sendable, Hashable {
 
     /// The inverse of L Lᵀ from its lower Cholesky factor `l`, column by column (symmetrised).
     public static func inverse(choleskyFactor l: Matrix4) -> Matrix4 {
-        Matrix4(choleskySolve(l, Vector4(1, 0, 0, 0)), choleskySolve(l, Vector4(0, 1, 0, 0)),
-                choleskySolve(l, Vector4(0, 0, 1, 0)), choleskySolve(l, Vector4(0, 0, 0, 1))).symmetrized
+        Matrix4(
+            choleskySolve(l, Vector4(1, 0, 0, 0)), choleskySolve(l, Vector4(0, 1, 0, 0)),
+            choleskySolve(l, Vector4(0, 0, 1, 0)), choleskySolve(l, Vector4(0, 0, 0, 1))
+        ).symmetrized
     }
 
     /// Solves L Lᵀ x = b given the lower Cholesky factor `l` (forward then back substitution).

@@ -58,8 +58,12 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
     /// Adds another matrix of the same order.
     @inlinable
     package mutating func add(_ other: SmallSymmetricMatrix) {
-        a00 += other.a00; a10 += other.a10; a11 += other.a11
-        a20 += other.a20; a21 += other.a21; a22 += other.a22
+        a00 += other.a00
+        a10 += other.a10
+        a11 += other.a11
+        a20 += other.a20
+        a21 += other.a21
+        a22 += other.a22
     }
 
     /// Adds μ to the diagonal.
