@@ -1,15 +1,19 @@
 import LinearAlgebra
 
-/// What every device's epoch needs from the engine: settings, beacons, one solver per floor
-/// (each with its outline) and the running statistics.
+/// What every device's epoch needs from the engine: the fixed site (``EngineSite``), and the
+/// engine's mutable state: the beacons' models (which online learning updates), one solver per
+/// floor (each with its scratch space), the running statistics, the consistency watch and the
+/// learner.
 struct EpochContext: Sendable {
-    let configuration: PositioningEngine.Configuration
+    /// What does not change while the engine runs.
+    let site: EngineSite
     private(set) var beacons: BeaconTable
-    /// The plan's geometry: receiver height, and per floor the solver's and tracker's settings.
-    let geometry: FloorGeometry
-    /// The device-offset model every track starts from: the configuration's, or the default
-    /// for a calibrated or an uncalibrated plan.
-    let deviceOffset: DeviceOffsetModel
+    /// The engine's settings (``EngineSite/configuration``).
+    var configuration: PositioningEngine.Configuration { site.configuration }
+    /// The plan's geometry (``EngineSite/geometry``).
+    var geometry: FloorGeometry { site.geometry }
+    /// The device-offset model every track starts from (``EngineSite/deviceOffset``).
+    var deviceOffset: DeviceOffsetModel { site.deviceOffset }
     /// One solver per level, in `solverLevels` order (an array, so a solve mutates in place).
     private var solvers: [TrilaterationSolver] = []
     private var solverLevels: [Int] = []
@@ -23,19 +27,8 @@ struct EpochContext: Sendable {
     private var nextModelUpdate = -Double.infinity
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
-        self.configuration = configuration
+        site = EngineSite(configuration: configuration, beacons: beacons, receiverHeight: receiverHeight)
         self.beacons = beacons
-        var tracker = configuration.tracker
-        tracker.recordsHistory = configuration.recordsHistory
-        geometry = FloorGeometry(
-            floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
-            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
-        deviceOffset =
-            configuration.deviceOffset
-            ?? DeviceOffsetModel(
-                priorSigma: beacons.isCalibrated
-                    ? PositioningEngine.Configuration.calibratedOffsetSigma
-                    : PositioningEngine.Configuration.uncalibratedOffsetSigma)
         consistency = BeaconConsistency(levels: beacons.levels)
         if let learning = configuration.learning {
             learner = SiteCalibrator(

@@ -1,0 +1,29 @@
+/// What the engine fixes when it starts and never changes: its settings, the plan's geometry
+/// (one ``FloorGeometry``) and the device-offset model every track starts from. The mutable
+/// state of a running engine (beacon models that learning updates, solvers' scratch space,
+/// statistics, the consistency watch, the learner) is ``EpochContext``'s.
+struct EngineSite: Sendable {
+    /// The engine's settings.
+    let configuration: PositioningEngine.Configuration
+    /// The plan's geometry: receiver height, and per floor the solver's and tracker's settings
+    /// (the tracker's with the engine's history recording).
+    let geometry: FloorGeometry
+    /// The device-offset model every track starts from: the configuration's, or the default
+    /// for a calibrated or an uncalibrated plan.
+    let deviceOffset: DeviceOffsetModel
+
+    init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
+        self.configuration = configuration
+        var tracker = configuration.tracker
+        tracker.recordsHistory = configuration.recordsHistory
+        geometry = FloorGeometry(
+            floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
+            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
+        deviceOffset =
+            configuration.deviceOffset
+            ?? DeviceOffsetModel(
+                priorSigma: beacons.isCalibrated
+                    ? PositioningEngine.Configuration.calibratedOffsetSigma
+                    : PositioningEngine.Configuration.uncalibratedOffsetSigma)
+    }
+}
