@@ -44,6 +44,8 @@ struct BeaconConsistency: Sendable {
     /// Each beacon's variance factor for the tracker: its running mean relative to the median
     /// beacon's, in [1, ``maximumInflation``] (1 until it has been scored ``minimumEpochs`` times).
     private(set) var inflation: [Double]
+    /// The scored beacons' means, reused by ``decide()`` so that an epoch allocates nothing.
+    private var scored: [Double] = []
     /// Largest variance factor a beacon's samples get.
     static let maximumInflation = 16.0
 
@@ -65,9 +67,11 @@ struct BeaconConsistency: Sendable {
 
     /// Re-decides which beacons are set apart.
     mutating func decide() {
-        let scored = mean.indices.filter { epochs[$0] >= Self.minimumEpochs }.map { mean[$0] }.sorted()
+        scored.removeAll(keepingCapacity: true)
+        for slot in mean.indices where epochs[slot] >= Self.minimumEpochs { scored.append(mean[slot]) }
         guard !scored.isEmpty else { return }
-        let median = scored[scored.count / 2]
+        // The upper median: the value sorting would put at index count / 2, found in place.
+        let median = scored.selectInPlace(scored.count / 2)
         for slot in mean.indices where epochs[slot] >= Self.minimumEpochs {
             inflation[slot] = min(max(mean[slot] / max(median, 1e-3), 1), Self.maximumInflation)
         }

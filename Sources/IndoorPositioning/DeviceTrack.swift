@@ -17,6 +17,8 @@ struct DeviceTrack: Sendable {
     let device: String?
     private var grid: EpochGrid
     private var pending: [Pending] = []
+    /// The samples of the epoch being closed (reused).
+    private var epochSamples: [Pending] = []
     private var tracker: TrackerBank?
     /// The recorded histories of earlier tracks of this device, with their members' evidence.
     private var retiredHistories: [(histories: [[AugmentedStep]], evidence: [Double])] = []
@@ -103,11 +105,15 @@ struct DeviceTrack: Sendable {
         // Take this epoch's samples in a canonical order (time, then beacon, then RSSI), so that
         // the result does not depend on the order of samples with equal timestamps; later ones
         // stay pending.
-        pending.sort { ($0.time, $0.slot, $0.rssi) < ($1.time, $1.slot, $1.rssi) }
+        Self.sortInPlace(&pending)
         let split = pending.firstIndex { $0.time >= end } ?? pending.count
         guard split > 0 else { return }
-        let samples = pending[..<split]
-        defer { pending.removeFirst(split) }
+        // The epoch's samples move to their own buffer, so that `pending` stays uniquely
+        // referenced and neither step allocates.
+        epochSamples.removeAll(keepingCapacity: true)
+        epochSamples.append(contentsOf: pending[..<split])
+        pending.removeFirst(split)
+        let samples = epochSamples[...]
         aggregate(samples)
         defer { clearAggregate() }
 
@@ -344,6 +350,26 @@ struct DeviceTrack: Sendable {
             zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
+    }
+}
+
+extension DeviceTrack {
+    /// Sorts samples by time, then beacon, then RSSI, in place and stably, without allocating:
+    /// an insertion sort, linear for samples that arrive nearly in time order (as they do; the
+    /// standard library's stable sort allocates a buffer on every call).
+    static func sortInPlace(_ samples: inout [Pending]) {
+        guard samples.count > 1 else { return }
+        for i in 1..<samples.count {
+            let item = samples[i]
+            var j = i
+            while j > 0,
+                (item.time, item.slot, item.rssi) < (samples[j - 1].time, samples[j - 1].slot, samples[j - 1].rssi)
+            {
+                samples[j] = samples[j - 1]
+                j -= 1
+            }
+            if j != i { samples[j] = item }
+        }
     }
 }
 

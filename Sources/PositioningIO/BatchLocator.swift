@@ -59,7 +59,7 @@ public struct BatchLocator: Sendable {
     ///     written so far, or throw (for example ``BatchLocatorError/cannotStartOver(path:)``).
     ///   - progress: called with the number of samples done so far, after each sample.
     /// - Returns: the counts of the run.
-    /// - Throws: the reader's `CSVError`, the engine's `PositioningError`, what `restart`
+    /// - Throws: the reader's `FileError`, the engine's `PositioningError`, what `restart`
     ///   throws, and ``BatchLocatorError/noUsableSample(path:detail:)`` when no sample could be
     ///   used (after every report was written: a caller that commits its output only on
     ///   success leaves no file).

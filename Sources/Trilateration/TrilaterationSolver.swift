@@ -98,19 +98,20 @@ public struct TrilaterationSolver: Sendable {
         guard m.measuredPower.isFinite, m.exponent.isFinite, m.exponent > 0,
             m.sigma.isFinite, m.sigma > 0
         else { throw .invalidModel(o.identity) }
-        for (field, value, range) in [
-            ("measured power", m.measuredPower, measuredPowerRange),
-            ("path-loss exponent", m.exponent, exponentRange),
-            ("sigma", m.sigma, sigmaRange)
-        ] where !range.contains(value) {
-            throw .outOfRange(o.identity, field: field, value: value, range: range)
+        // Written out (no array literals): this runs for every observation of every fix.
+        func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws(TrilaterationError) {
+            guard range.contains(value) else { throw .outOfRange(o.identity, field: field, value: value, range: range) }
         }
+        try check("measured power", m.measuredPower, measuredPowerRange)
+        try check("path-loss exponent", m.exponent, exponentRange)
+        try check("sigma", m.sigma, sigmaRange)
         guard o.position.x.isFinite, o.position.y.isFinite, o.position.z.isFinite else {
             throw .nonFinitePosition(o.identity)
         }
-        for value in [o.position.x, o.position.y, o.position.z] where abs(value) > coordinateLimit {
-            throw .outOfRange(o.identity, field: "coordinate", value: value, range: -coordinateLimit...coordinateLimit)
-        }
+        let coordinates = -coordinateLimit...coordinateLimit
+        try check("coordinate", o.position.x, coordinates)
+        try check("coordinate", o.position.y, coordinates)
+        try check("coordinate", o.position.z, coordinates)
     }
 
     mutating func load(_ observations: [BeaconObservation]) {
