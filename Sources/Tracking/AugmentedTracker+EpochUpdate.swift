@@ -1,3 +1,4 @@
+import BeaconModel
 import Foundation
 import LinearAlgebra
 
@@ -37,6 +38,7 @@ extension AugmentedTracker {
         _ samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError) -> UpdateOutcome {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         for s in samples {
             try s.validate()
@@ -199,7 +201,12 @@ extension AugmentedTracker {
             if scratch.rhs[0] * scratch.rhs[0] + scratch.rhs[1] * scratch.rhs[1] < 1e-6 { break }
         }
         scratch.info.invertFactored(into: &scratch.pPost)
-        guard scratch.pPost.isFinite, scratch.xPost.allSatisfy(\.isFinite) else { throw .covarianceNotPositiveDefinite }
+        // A step that leaves the finite numbers, or sends the position beyond the plan's
+        // coordinate limit (a diverging Gauss–Newton run on absurd models), is a numerical
+        // failure: the tracker stays as it was.
+        guard scratch.pPost.isFinite, scratch.xPost.allSatisfy(\.isFinite),
+            abs(scratch.xPost[0]) <= FloorPlan.coordinateLimit, abs(scratch.xPost[1]) <= FloorPlan.coordinateLimit
+        else { throw .covarianceNotPositiveDefinite }
         // Laplace (exact for the linearised model): log p(z) = −½ J* − ½ Σ log 2πRᵢ
         //   − ½ log det P⁻ − ½ log det A, with J* the MAP cost and A the information at the last
         //   linearisation point (the final step is below 1 mm, or the iterations ran out).

@@ -111,6 +111,7 @@ public struct AugmentedTracker: Sendable {
         try shadowing.validate()
         try first.validate()
         guard floorElevation.isFinite else { throw .nonFiniteInput(field: "floorElevation") }
+        try TrackingError.checkCoordinate(floorElevation, "floorElevation")
         self.configuration = configuration
         offsetModel = offset
         self.shadowing = shadowing
@@ -167,6 +168,7 @@ public struct AugmentedTracker: Sendable {
     /// - Throws: `nonFiniteInput` for NaN/∞, `timestampBeforeState` for a time before the state.
     public mutating func predict(to time: Double) throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         guard time > self.time else { return }
         for j in scratch.renew.indices { scratch.renew[j] = false }
@@ -241,6 +243,7 @@ public struct AugmentedTracker: Sendable {
         at time: Double
     ) throws(TrackingError) {
         guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
+        try TrackingError.checkCoordinate(elevation, "elevation")
         try predict(to: time)
         self.level = level
         floorElevation = elevation

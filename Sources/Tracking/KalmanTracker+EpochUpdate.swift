@@ -40,6 +40,7 @@ extension KalmanTracker {
         _ samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError) -> UpdateOutcome {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        try TrackingError.checkTime(time, "time")
         for s in samples {
             try s.validate()
             guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }

@@ -76,6 +76,7 @@ public struct KalmanTracker: Sendable {
         try configuration.validate()
         try first.validate()
         guard floorElevation.isFinite else { throw .nonFiniteInput(field: "floorElevation") }
+        try TrackingError.checkCoordinate(floorElevation, "floorElevation")
         self.configuration = configuration
         self.fixGate = configuration.fixGate
         self.rssiGate = configuration.rssiGate
@@ -112,6 +113,7 @@ public struct KalmanTracker: Sendable {
     /// - Throws: `nonFiniteInput` for NaN/∞, `timestampBeforeState` for a time before the state.
     public mutating func predict(to time: Double) throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
+        try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         let dt = time - self.time
         guard dt > 0 else { return }
@@ -369,6 +371,7 @@ public struct KalmanTracker: Sendable {
         at time: Double
     ) throws(TrackingError) {
         guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
+        try TrackingError.checkCoordinate(elevation, "elevation")
         try predict(to: time)
         let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
         let rv = configuration.resetPositionVariance

@@ -47,7 +47,10 @@ public struct PositionMeasurement: Sendable, Hashable, Codable {
     /// Throws unless every value is finite and the covariance is positive-definite.
     func validate() throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.time") }
+        try TrackingError.checkTime(time, "PositionMeasurement.time")
         guard x.isFinite, y.isFinite else { throw .nonFiniteInput(field: "PositionMeasurement.position") }
+        try TrackingError.checkCoordinate(x, "PositionMeasurement.x")
+        try TrackingError.checkCoordinate(y, "PositionMeasurement.y")
         guard covarianceXX.isFinite, covarianceXY.isFinite, covarianceYY.isFinite,
             covarianceXX > 0, covarianceYY > 0,
             covarianceXX * covarianceYY - covarianceXY * covarianceXY > 0

@@ -32,9 +32,13 @@ public struct RSSIMeasurement: Sendable, Hashable, Codable {
     /// Throws unless the sample is finite, the RSSI negative and the model usable.
     func validate() throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "RSSIMeasurement.time") }
+        try TrackingError.checkTime(time, "RSSIMeasurement.time")
         guard beaconPosition.x.isFinite, beaconPosition.y.isFinite, beaconPosition.z.isFinite else {
             throw .nonFiniteInput(field: "RSSIMeasurement.beaconPosition")
         }
+        try TrackingError.checkCoordinate(beaconPosition.x, "RSSIMeasurement.beaconPosition.x")
+        try TrackingError.checkCoordinate(beaconPosition.y, "RSSIMeasurement.beaconPosition.y")
+        try TrackingError.checkCoordinate(beaconPosition.z, "RSSIMeasurement.beaconPosition.z")
         guard rssi.isFinite else { throw .nonFiniteInput(field: "RSSIMeasurement.rssi") }
         guard rssi < 0 else { throw .implausibleRSSI(rssi) }
         guard model.measuredPower.isFinite, model.exponent.isFinite, model.exponent > 0,

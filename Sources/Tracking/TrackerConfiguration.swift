@@ -5,6 +5,11 @@ import LinearAlgebra
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
 /// (see Docs/Tracking.md, "Tuning").
 public struct TrackerConfiguration: Sendable, Hashable, Codable {
+    /// The largest time magnitude the trackers accept, seconds (1e10 s: Unix times until the
+    /// year 2286, as the engine's `RSSISample.timestampLimit`). Within it, a prediction over any
+    /// gap moves the position by at most ``maximumSpeed`` × 2e10 m.
+    public static let timeLimit = 1e10
+
     /// Acceleration spectral density q of the motion model's white-noise acceleration,
     /// m²/s³ per axis. Default 0.8: with the default velocity correlation time τ = 2 s the
     /// velocity's steady-state spread is √(q τ / 2) ≈ 0.9 m/s per axis, a walker's 1–1.3 m/s in

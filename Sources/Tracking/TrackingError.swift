@@ -1,3 +1,4 @@
+import BeaconModel
 import Ranging
 
 /// Why the tracker or the floor estimator refused an input. Every case leaves the state as it
@@ -20,6 +21,10 @@ public enum TrackingError: Error, Sendable, Hashable, CustomStringConvertible {
     case covarianceNotPositiveDefinite
     /// An RTS smoother was given no recorded steps.
     case emptyHistory
+    /// A coordinate or elevation (metres) beyond ±`FloorPlan.coordinateLimit` (1,000 km), or a
+    /// time (seconds) beyond ±``TrackerConfiguration/timeLimit``: that far out squared distances,
+    /// a prediction over the gap and a mixture's spread overflow. `limit` is the bound.
+    case outOfRange(field: String, value: Double, limit: Double)
 
     public var description: String {
         switch self {
@@ -43,6 +48,9 @@ public enum TrackingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .emptyHistory:
             return
                 "the smoother was given no steps; enable recordsHistory in the tracker configuration and feed it first"
+        case let .outOfRange(field, value, limit):
+            return
+                "\(field) = \(value) is beyond ±\(limit); use the plan's metric frame and seconds since 1970 or since the start"
         }
     }
 }

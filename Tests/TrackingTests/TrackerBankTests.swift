@@ -118,4 +118,29 @@ struct TrackerBankTests {
         #expect(bank.members.allSatisfy { $0.level == 1 && $0.floorElevation == 3.5 && $0.estimate.speed == 0 })
         #expect(bank.estimate.covarianceXX >= TrackerConfiguration().resetPositionVariance)
     }
+
+    @Test(
+        "A fix or beacon beyond ±1,000 km, or a time beyond ±1e10 s, is an outOfRange error that leaves the bank as it was (the fuzzer's 9.8e261 m fix made the mixture's spread infinite)"
+    )
+    func absurdCoordinates() throws {
+        var bank = try Self.bank(seed: 35, epochs: 10)
+        let before = bank.estimate
+        let far = PositionMeasurement(time: bank.time + 1, position: Point2D(x: 9.8e261, y: -2.2e263), sigma: 1)
+        #expect(throws: TrackingError.outOfRange(field: "PositionMeasurement.x", value: 9.8e261, limit: 1e6)) {
+            try bank.verify(against: far)
+        }
+        let beacon = RSSIMeasurement(
+            time: bank.time + 1, beaconPosition: Point3D(x: 0, y: 2e6, z: 2), model: AugmentedTrackerTests.model,
+            rssi: -70, beaconKey: 0)
+        #expect(throws: TrackingError.self) { try bank.update([beacon], at: bank.time + 1) }
+        #expect(bank.estimate == before)
+        #expect(throws: TrackingError.self) {
+            try bank.changeLevel(to: 1, elevation: 5e6, outline: nil, at: bank.time + 1)
+        }
+        // The fuzzer's other route to 1e261 m: a prediction over 8.8e265 s at constant velocity.
+        #expect(throws: TrackingError.outOfRange(field: "time", value: 8.8e265, limit: 1e10)) {
+            try bank.estimate(at: 8.8e265)
+        }
+        #expect(bank.estimate == before)
+    }
 }
