@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Module layering (see Docs/Architecture.md): arrows only point down.
-//   CLAPACK → LinearAlgebra → Ranging → Trilateration → Tracking → IndoorPositioning → PositioningIO → indoorpos
-//   BeaconModel is imported by every module from Ranging down.
+//   StrictJSON → BeaconModel;  CLAPACK → LinearAlgebra (the foundation: small matrices, LAPACK, statistics)
+//   BeaconModel, LinearAlgebra → Ranging → Trilateration, Tracking (side by side), Monitoring
+//   → IndoorPositioning (the umbrella) → PositioningIO → Evaluation → Rendering → indoorpos
 let package = Package(
     name: "IndoorPositioning",
     platforms: [.macOS(.v13), .iOS(.v16)],
