@@ -1,7 +1,7 @@
 import Foundation
 import IndoorPositioning
 
-/// Positions a whole RSSI samples CSV (`FORMATS.md`) through a ``PositioningEngine``: what
+/// Positions a whole RSSI samples CSV (`FORMATS.md`) through a `PositioningEngine`: what
 /// `indoorpos locate` does between reading its options and printing its summary.
 ///
 /// The file is read once and streamed while each device's rows are in time order to within a
@@ -11,7 +11,7 @@ import IndoorPositioning
 /// back more than 0.95 s (``BatchResult/sorted``). With smoothing every report is held until the
 /// end and the smoothed track (Rauch–Tung–Striebel over each device's recorded history) is
 /// written instead; without it each report is written as soon as the engine gives it, and
-/// with ``PositioningEngine/Configuration/idleRelease`` devices not heard for that long are
+/// with `PositioningEngine.Configuration.idleRelease` devices not heard for that long are
 /// finished and forgotten on the way.
 ///
 /// The result does not depend on the pass: a file whose rows are shuffled within one second of
