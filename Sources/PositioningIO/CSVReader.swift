@@ -5,9 +5,10 @@ import Foundation
 /// It reads the file in 256 KiB blocks into one reused byte buffer and finds each row's fields
 /// as byte ranges in it (quoted fields are unescaped in place), so memory does not grow with
 /// the file and reading a row allocates nothing; ``next()`` builds `String`s only for callers
-/// that want them. Rows end at LF, CRLF or a lone CR; a UTF-8 byte order mark before the header
+/// that want them. Rows end at LF, CRLF, a lone CR or the end of the file (a final line end is
+/// optional); a row longer than 1 MiB is an error. A UTF-8 byte order mark before the header
 /// is ignored. Columns are found by name (case-insensitive, surrounding spaces ignored), in any
-/// order; extra columns are ignored. Blank lines are skipped. Line numbers count from 1 for the
+/// order; extra columns are ignored, and a name given twice is an error. Blank lines are skipped. Line numbers count from 1 for the
 /// header.
 public final class CSVReader {
     /// The rows, parsed in place.
@@ -25,6 +26,11 @@ public final class CSVReader {
     /// - Throws: ``FileError/unreadable(path:detail:)`` or ``FileError/empty(path:)``.
     public init(path: String) throws(FileError) {
         rows = try CSVRows(path: path)
+    }
+
+    /// Opens `path` reading `blockSize` bytes at a time (tests move the block boundaries).
+    init(path: String, blockSize: Int) throws(FileError) {
+        rows = try CSVRows(path: path, blockSize: blockSize)
     }
 
     /// Reads CSV text held in memory; `label` stands for the path in error messages.

@@ -5,8 +5,10 @@ import Foundation
 /// per-byte exclusivity checks a class's stored properties would cost.
 ///
 /// Bytes are read in 256 KiB blocks into one reused buffer; each row's fields are ranges in it
-/// (quoted fields are unescaped in place). Rows end at LF, CRLF or a lone CR; a UTF-8 byte
-/// order mark before the header is skipped.
+/// (quoted fields are unescaped in place). Rows end at LF, CRLF, a lone CR or the end of the
+/// file (a last row without a line end reads as one with it); a UTF-8 byte order mark before the
+/// header is skipped. A row longer than ``maximumRowBytes`` is an error naming its line, so that
+/// a file without line ends (or `/dev/zero`) neither hangs nor fills the memory.
 struct CSVRows {
     /// The file path (or a label for in-memory data), used in error messages.
     let path: String
@@ -23,17 +25,25 @@ struct CSVRows {
     /// The current row's fields as byte ranges in ``buffer`` (untrimmed).
     private var fieldStarts: [Int] = []
     private var fieldEnds: [Int] = []
+    /// Bytes read from the file at a time.
+    private let blockSize: Int
 
-    /// Opens `path` and reads its header row.
-    init(path: String) throws(FileError) {
+    /// The longest row accepted, in bytes (1 MiB): far beyond any row of the formats read here.
+    static let maximumRowBytes = 1 << 20
+
+    /// Opens `path` and reads its header row; `blockSize` (bytes per read, 256 KiB unless a
+    /// test sets it) changes nothing but where the reads fall.
+    init(path: String, blockSize: Int = 1 << 18) throws(FileError) {
         self.path = path
+        self.blockSize = max(1, blockSize)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw .unreadable(path: path, detail: exists ? "permission denied or not a file" : "no such file")
         }
         source = FileSource(handle: handle)
-        buffer.reserveCapacity(Self.blockSize * 2)
-        _ = try refill()
+        buffer.reserveCapacity(self.blockSize * 2)
+        // At least the three bytes of a byte order mark, however small the blocks.
+        while buffer.count < 3, try refill() {}
         try readHeader()
     }
 
@@ -41,6 +51,7 @@ struct CSVRows {
     init(text: String, label: String) throws(FileError) {
         path = label
         source = nil
+        blockSize = 1 << 18
         buffer = Array(text.utf8)
         exhausted = true
         try readHeader()
@@ -55,6 +66,15 @@ struct CSVRows {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
+        // Columns are found by name, so a name given twice would silently take the first.
+        var seen: [String: Int] = [:]
+        for (index, name) in names.enumerated() where !name.isEmpty {
+            if let first = seen.updateValue(index, forKey: name.lowercased()) {
+                throw .malformedRow(
+                    path: path, line: 1,
+                    detail: "column '\(name)' appears twice in the header (columns \(first + 1) and \(index + 1))")
+            }
+        }
         header = names
     }
 
@@ -153,8 +173,6 @@ struct CSVRows {
     }
 
     // MARK: Reading
-
-    private static let blockSize = 1 << 18
 
     /// Reads one logical row (quoted fields may span lines) into `fieldStarts`/`fieldEnds`.
     /// A row ends at LF, CRLF or a lone CR.
@@ -272,30 +290,45 @@ struct CSVRows {
     }
 
     /// Moves the unread bytes (the row being parsed) to the front of the buffer and appends the
-    /// next block of the file. False when nothing more could be read.
+    /// next block of the file. False when nothing more could be read; the buffer is then left
+    /// as it was, so that the caller's byte offsets stay valid.
+    /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row being parsed is
+    ///   already ``maximumRowBytes`` long.
     private mutating func refillKeepingRow() throws(FileError) -> Bool {
-        guard !exhausted, source != nil else { return false }
+        if buffer.count - position >= Self.maximumRowBytes, !exhausted, source != nil {
+            throw .malformedRow(
+                path: path, line: line,
+                detail: "the row is longer than \(Self.maximumRowBytes / (1 << 20)) MiB without a line end; is this a CSV file?")
+        }
+        guard let chunk = try readBlock() else { return false }
         if position > 0 {
             buffer.removeSubrange(0..<position)
             position = 0
         }
-        return try refill()
+        buffer.append(contentsOf: chunk)
+        return true
     }
 
     private mutating func refill() throws(FileError) -> Bool {
-        guard !exhausted, let source else { return false }
+        guard let chunk = try readBlock() else { return false }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// The next block of the file, or nil (and `exhausted`) at its end.
+    private mutating func readBlock() throws(FileError) -> Data? {
+        guard !exhausted, let source else { return nil }
         let chunk: Data?
         do {
-            chunk = try source.handle.read(upToCount: Self.blockSize)
+            chunk = try source.handle.read(upToCount: blockSize)
         } catch {
             throw .unreadable(path: path, detail: error.localizedDescription)
         }
         guard let chunk, !chunk.isEmpty else {
             exhausted = true
-            return false
+            return nil
         }
-        buffer.append(contentsOf: chunk)
-        return true
+        return chunk
     }
 }
 

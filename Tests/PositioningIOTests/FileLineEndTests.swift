@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import PositioningIO
+
+/// Files as other tools write them: with and without a final line end, CRLF or a lone CR, and
+/// read with the block boundary falling anywhere, including inside the last row. Every variant
+/// must give the same rows as the plain LF file.
+@Suite("CSV files: line ends and block boundaries")
+struct FileLineEndTests {
+    static let rows = [
+        ["timestamp", "uuid", "major", "minor", "rssi", "device"],
+        ["0.5", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "2", "-70", "phone"],
+        ["1.25", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "3", "-71.5", "\"quoted, name\""],
+        ["2", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "4", "-66", "last"],
+    ]
+
+    /// The file's text with `lineEnd` after each row, and after the last one only when `final`.
+    static func text(lineEnd: String, final: Bool) -> String {
+        rows.map { $0.joined(separator: ",") }.joined(separator: lineEnd) + (final ? lineEnd : "")
+    }
+
+    static let variants: [(name: String, text: String)] = [
+        ("LF", text(lineEnd: "\n", final: true)),
+        ("LF without the final one", text(lineEnd: "\n", final: false)),
+        ("CRLF", text(lineEnd: "\r\n", final: true)),
+        ("CRLF without the final one", text(lineEnd: "\r\n", final: false)),
+        ("CR", text(lineEnd: "\r", final: true)),
+        ("CR without the final one", text(lineEnd: "\r", final: false)),
+        ("LF with a lone CR at the end", text(lineEnd: "\n", final: false) + "\r"),
+    ]
+
+    static func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("line-ends-\(UUID().uuidString).csv").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Every row of the file at `path`, read `blockSize` bytes at a time.
+    static func allRows(_ path: String, blockSize: Int) throws -> [[String]] {
+        let reader = try CSVReader(path: path, blockSize: blockSize)
+        var result = [reader.header]
+        while let row = try reader.next() { result.append(row.map { String(CSVReader.trimmed($0)) }) }
+        return result
+    }
+
+    @Test(
+        "every line-end variant reads the same rows with every block size from 1 byte to the whole file",
+        arguments: variants.map(\.name))
+    func sameRows(variant: String) throws {
+        let text = try #require(Self.variants.first { $0.name == variant }).text
+        let path = try Self.write(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var expected = Self.rows
+        expected[2][5] = "quoted, name"
+        for blockSize in 1...(text.utf8.count + 1) {
+            #expect(try Self.allRows(path, blockSize: blockSize) == expected, "block size \(blockSize)")
+        }
+    }
+
+    @Test("the RSSI reader reads all three samples of a file without a final newline")
+    func samplesWithoutFinalNewline() throws {
+        for variant in Self.variants {
+            let path = try Self.write(variant.text)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let reader = try RSSISampleReader(path: path)
+            var rssi: [Double] = []
+            while let sample = try reader.next() { rssi.append(sample.rssi) }
+            #expect(rssi == [-70, -71.5, -66], "\(variant.name)")
+        }
+    }
+
+    @Test("a calibration samples file without a final newline keeps its last row")
+    func calibrationWithoutFinalNewline() throws {
+        for final in [true, false] {
+            let path = try Self.write("distance,rssi\n1,-60\n2,-66\n4,-72" + (final ? "\n" : ""))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let samples = try CalibrationSamples.read(path: path)
+            #expect(samples.samples.map(\.rssi) == [-60, -66, -72])
+        }
+    }
+
+    @Test("a row longer than 1 MiB is an error naming its line, also for a file with no line end at all")
+    func overlongRow() throws {
+        let path = try Self.write("timestamp,rssi\n1,-60\n" + String(repeating: "9", count: (1 << 20) + 10))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try Self.allRows(path, blockSize: 1 << 16)
+        } throws: { error in
+            guard let error = error as? FileError, case .malformedRow(_, let line, let detail) = error else { return false }
+            return line == 3 && detail.contains("longer than 1 MiB")
+        }
+    }
+
+    @Test("a column named twice in the header is an error naming it")
+    func duplicateColumn() throws {
+        let path = try Self.write("timestamp,rssi,RSSI\n1,-60,-61\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try CSVReader(path: path)
+        } throws: { error in
+            "\(error)".contains("column 'RSSI' appears twice in the header (columns 2 and 3)")
+        }
+    }
+}
