@@ -6,6 +6,9 @@
 #   own calibration file (plain least squares, the same fit as the reference calibrate.py);
 # - each also with the device offset held at 0 dB (--device-offset 0), to show what the offset
 #   estimate gives or costs.
+# - the weighted centroid (Scripts/reference/pipelines.py --pipeline centroid: the three strongest
+#   beacons per 1-s window, weights in linear power, no model values, no filter): the peer to beat;
+# - uji-geo (single scans, no survey): the centroid and the plan-values runs only.
 # Scores with Scripts/reference/evaluate.py and prints Markdown table rows, then per set the
 # steadiness of each run (Scripts/steadiness.py: median fix-to-fix step against the true step
 # over the same second, and the drawn path's length over the true path's).
@@ -21,17 +24,23 @@ bash Scripts/ensure-lapack.sh
 swift build -c release --product indoorpos >&2
 bin="$(swift build -c release --show-bin-path)/indoorpos"
 
-for set in danis-office kolakowski-flat; do
-    rssi=tracks_rssi.csv truth=tracks_truth.csv
+for set in danis-office kolakowski-flat uji-geo; do
+    rssi=tracks_rssi.csv truth=tracks_truth.csv models_list="plan calibrated"
     [ "$set" = kolakowski-flat ] && rssi=robot_rssi.csv truth=robot_truth.csv
-    "$bin" calibrate --samples "$data/$set/calibration.csv" --output "$out/$set-calibration.json" 2>/dev/null
+    [ "$set" = uji-geo ] && rssi=rssi.csv truth=truth.csv models_list=plan
+    [ -f "$data/$set/calibration.csv" ] &&
+        "$bin" calibrate --samples "$data/$set/calibration.csv" --output "$out/$set-calibration.json" 2>/dev/null
     echo
     echo "### $set"
     echo
     echo "| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    python3 Scripts/reference/pipelines.py --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" \
+        --pipeline centroid --skip-bad-rows --output "$out/$set-centroid.csv" 2>/dev/null
+    python3 Scripts/reference/evaluate.py "$out/$set-centroid.csv" "$data/$set/$truth" \
+        --markdown "weighted centroid (3 strongest, linear power)" 2>/dev/null
     steadiness=""
-    for models in plan calibrated; do
+    for models in $models_list; do
         for offset in estimated fixed; do
             for mode in causal smoothed; do
                 flags=()
@@ -44,7 +53,7 @@ for set in danis-office kolakowski-flat; do
                 label="IndoorPositioning, $models, $mode"
                 [ "$offset" = fixed ] && label="$label, offset held at 0 dB"
                 python3 Scripts/reference/evaluate.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
-                steadiness+="$(python3 Scripts/steadiness.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null)"$'\n'
+                steadiness+="$(python3 Scripts/steadiness.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null || true)"$'\n'
             done
         done
     done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference positioning pipelines: the yardsticks the Swift library is measured against.
 
-    pipelines.py --plan P --rssi R [--calibration CAL.json] --pipeline common|ml-kalman
+    pipelines.py --plan P --rssi R [--calibration CAL.json] --pipeline common|ml-kalman|centroid
                  [--epoch 1.0] [--filter kalman|none] [--skip-bad-rows] [--output F]
 
 Both pipelines cut each device's samples into epoch windows [t0 + kE, t0 + (k+1)E), starting
@@ -18,6 +18,9 @@ bounding box plus 5 m so that no fix runs away:
   sqrt(m/sigma^2) (rssi - P0 + 10 n log10 |x - b|) with m the beacon's sample count in the
   window, covariance (J^T J)^-1 from the Fisher information, then the same filter with each
   fix's covariance as R.
+- `centroid`: the weighted centroid (Blumenthal et al. 2007) that a practitioner writes first:
+  the 3 strongest beacons of the window by mean RSSI (of any floor, from one beacon on), their
+  positions averaged with weights 10^(rssi/10) in linear power; no model values, no filter.
 
 The filter: state (x, y, vx, vy), white-acceleration process noise of spectral density
 --process-noise (m^2/s^3), one predict per epoch; epochs without a fix only predict, and
@@ -42,6 +45,7 @@ LN10 = math.log(10.0)
 BOUND_MARGIN = 5.0        # metres beyond the outline's bounding box a fix may go
 COMMON_SIGMA = 2.5        # metres: the common pipeline's fixed measurement noise per axis
 MIN_BEACONS = 3
+CENTROID_BEACONS = 3       # the weighted centroid's strongest beacons per window
 
 
 @dataclass
@@ -180,10 +184,28 @@ def ml_fix(anchors, power, exponent, sigma, counts, rssi, z, box, starts):
     return best.x, (vectors * variances) @ vectors.T
 
 
+def centroid_fix(geometry: Geometry, ids, means) -> Fix:
+    """The weighted centroid (Blumenthal et al. 2007): the CENTROID_BEACONS strongest beacons by
+    mean RSSI, their positions averaged with weights in linear power 10^(RSSI/10); works from
+    one beacon on. Its `accuracy` is the weighted spread of those beacons about the centroid
+    (it has no error model; the figure is only for the output column)."""
+    strongest = np.argsort(-means, kind="stable")[:CENTROID_BEACONS]
+    anchors = geometry.xyz[ids[strongest], :2]
+    w = 10.0 ** ((means[strongest] - means[strongest].max()) / 10.0)
+    w = w / w.sum()
+    position = (anchors * w[:, None]).sum(axis=0)
+    spread = ((anchors - position) ** 2 * w[:, None]).sum(axis=0)
+    level = int(geometry.level[ids[strongest[0]]])
+    return Fix(position, np.diag(spread), level, len(strongest))
+
+
 def locate_epoch(geometry: Geometry, beacon, rssi, pipeline: str) -> Fix | None:
-    """The fix from one window's samples, or None with fewer than MIN_BEACONS on the floor."""
+    """The fix from one window's samples, or None with fewer than MIN_BEACONS on the floor
+    (the centroid needs one beacon)."""
     ids, inverse, counts = np.unique(beacon, return_inverse=True, return_counts=True)
     means = np.bincount(inverse, weights=rssi) / counts
+    if pipeline == "centroid":
+        return centroid_fix(geometry, ids, means)
     level = int(geometry.level[ids[np.argmax(means)]])
     on_floor = geometry.level[ids] == level
     ids, means, counts = ids[on_floor], means[on_floor], counts[on_floor]
@@ -281,7 +303,8 @@ def main() -> int:
     parser.add_argument("--plan", required=True, help="floor plan JSON")
     parser.add_argument("--rssi", required=True, help="RSSI samples CSV")
     parser.add_argument("--calibration", help="calibration JSON (overrides the plan's models)")
-    parser.add_argument("--pipeline", required=True, choices=["common", "ml-kalman"])
+    parser.add_argument("--pipeline", required=True, choices=["common", "ml-kalman", "centroid"],
+                        help="centroid: the weighted centroid of the three strongest beacons, never filtered")
     parser.add_argument("--epoch", type=float, default=1.0, help="window length, s (default 1)")
     parser.add_argument("--process-noise", type=float, default=0.5,
                         help="Kalman white-acceleration density, m²/s³ (default 0.5)")
@@ -306,7 +329,7 @@ def main() -> int:
     for device in sorted(devices):
         for stamp, level, used, position, covariance in run_device(
                 geometry, devices[device], args.pipeline, args.epoch,
-                args.process_noise, args.filter == "kalman"):
+                args.process_noise, args.filter == "kalman" and args.pipeline != "centroid"):
             accuracy = math.sqrt(max(covariance[0, 0] + covariance[1, 1], 0.0))
             row = [stamp, float(position[0]), float(position[1]), level, accuracy]
             rows.append(row + ([device] if has_device else []) + [used])

@@ -239,6 +239,50 @@ class PipelineTests(unittest.TestCase):
         self.assertEqual([row[0] for row in rows], [11.0, 12.0])
 
 
+class CentroidTests(unittest.TestCase):
+    """The weighted centroid: the three strongest beacons of a window by mean RSSI, weights in
+    linear power 10^(rssi/10), from one beacon on, never filtered."""
+
+    def geometry(self):
+        return pipelines.Geometry(load_plan_from_text(plan_json()))
+
+    def test_weights_are_linear_power_of_the_three_strongest(self):
+        geometry = self.geometry()
+        # Beacons 0, 1, 2 at -60, -63, -70 dBm (means of two samples each), beacon 4 at -90:
+        # only the first three count, weighted 1 : 10^-0.3 : 10^-1.
+        beacon = np.array([0, 0, 1, 1, 2, 2, 4])
+        rssi = np.array([-59.0, -61.0, -62.0, -64.0, -70.0, -70.0, -90.0])
+        fix = pipelines.locate_epoch(geometry, beacon, rssi, "centroid")
+        w = np.array([1.0, 10 ** -0.3, 10 ** -1.0])
+        expected = (np.array([[0.5, 0.5], [9.5, 0.5], [9.5, 7.5]]) * w[:, None]).sum(0) / w.sum()
+        np.testing.assert_allclose(fix.position, expected, atol=1e-12)
+        self.assertEqual(fix.beacons, 3)
+
+    def test_one_beacon_gives_its_position(self):
+        fix = pipelines.locate_epoch(self.geometry(), np.array([3]), np.array([-80.0]), "centroid")
+        np.testing.assert_allclose(fix.position, [0.5, 7.5])
+        self.assertEqual(fix.beacons, 1)
+
+    def test_a_common_offset_does_not_move_it(self):
+        geometry = self.geometry()
+        beacon = np.array([0, 1, 2, 3, 4])
+        rssi = np.array([-61.0, -66.0, -72.0, -75.0, -64.0])
+        a = pipelines.locate_epoch(geometry, beacon, rssi, "centroid").position
+        b = pipelines.locate_epoch(geometry, beacon, rssi - 9.0, "centroid").position
+        np.testing.assert_allclose(a, b, atol=1e-12)
+
+    def test_cli_writes_one_unfiltered_row_per_window(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            plan = write(tmp, "plan.json", plan_json())
+            rssi = write(tmp, "rssi.csv", rssi_csv(4.0, 5, duration=10.0))
+            fixes = os.path.join(tmp, "fixes.csv")
+            done = run("pipelines.py", "--plan", plan, "--rssi", rssi, "--pipeline", "centroid",
+                       "--output", fixes)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            tracks, _ = evaluate.read_track(fixes, "device", "fixes")
+            self.assertEqual(sum(len(t["timestamp"]) for t in tracks.values()), 10)
+
+
 def load_plan_from_text(text: str):
     with tempfile.TemporaryDirectory() as tmp:
         return load_plan(write(tmp, "plan.json", text))

@@ -211,11 +211,17 @@ struct DeviceTrack: Sendable {
         do {
             if tracker == nil {
                 guard fix.status.isDetermined else { return .notStarted }
+                // A new device starts from the offset its first fix estimated with the
+                // position (a restarted one keeps its last track's).
+                var start = lastOffset
+                if start == nil, fix.commonOffsetVariance > 0 {
+                    start = (context.deviceOffset.initial + fix.commonOffset, fix.commonOffsetVariance)
+                }
                 tracker = try TrackerBank(
                     first: measured, configuration: setup.tracker,
                     offset: context.deviceOffset,
                     shadowing: context.shadowingModels(onLevel: level),
-                    floorElevation: setup.floorElevation, offsetEstimate: lastOffset)
+                    floorElevation: setup.floorElevation, offsetEstimate: start)
             } else if var current = tracker {
                 // Mutated away from `tracker` so that its storage stays uniquely referenced.
                 tracker = nil

@@ -16,14 +16,19 @@ struct EngineSite: Sendable {
         self.configuration = configuration
         var tracker = configuration.tracker
         tracker.recordsHistory = configuration.recordsHistory
-        geometry = FloorGeometry(
-            floors: beacons.floors, receiverHeight: receiverHeight, solver: configuration.solver,
-            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
-        deviceOffset =
+        let deviceOffset =
             configuration.deviceOffset
             ?? DeviceOffsetModel(
                 priorSigma: beacons.isCalibrated
                     ? PositioningEngine.Configuration.calibratedOffsetSigma
                     : PositioningEngine.Configuration.uncalibratedOffsetSigma)
+        self.deviceOffset = deviceOffset
+        // Each epoch's fix estimates the device's offset with its position when the offset is
+        // unknown (the same prior as the track's), unless the solver settings say otherwise.
+        var solver = configuration.solver
+        if solver.commonOffsetSigma == nil { solver.commonOffsetSigma = deviceOffset.priorSigma }
+        geometry = FloorGeometry(
+            floors: beacons.floors, receiverHeight: receiverHeight, solver: solver,
+            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
     }
 }

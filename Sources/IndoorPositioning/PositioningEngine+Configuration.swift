@@ -24,7 +24,10 @@ extension PositioningEngine {
         /// plan). Default: `TrackerConfiguration`'s walking defaults.
         public var tracker: TrackerConfiguration
         /// The solver's settings for each epoch's fix (its dimension, outline and floor
-        /// elevations are set by the engine from the plan). Default: maximum likelihood, robust.
+        /// elevations are set by the engine from the plan). Default: maximum likelihood without
+        /// the per-fix outlier test (``engineSolver``); when the device offset is estimated and
+        /// `commonOffsetSigma` is nil, the engine sets it to the offset's prior σ, so that each
+        /// fix estimates the offset with the position.
         public var solver: TrilaterationSolver.Configuration
         /// The floor rule. Default: `FloorEstimator.Configuration`'s defaults.
         public var floor: FloorEstimator.Configuration
@@ -55,6 +58,20 @@ extension PositioningEngine {
         /// ``OnlineLearning``); nil (the default) keeps the models fixed.
         public var learning: OnlineLearning?
 
+        /// The engine's default solver settings: maximum likelihood with a centroid prior of
+        /// scale 1 (`TrilaterationSolver.Configuration.centroidPriorScale`) and without the
+        /// per-fix χ² outlier test. The test assumes the models are right; where they are not
+        /// (generic plan values, a site the log-distance model fits poorly) every beacon misfits,
+        /// and rejecting two of them per fix cost accuracy on every shared real data set
+        /// (Docs/Accuracy.md); a beacon that keeps misfitting is set apart across epochs instead
+        /// (``excludesInconsistentBeacons``). The prior keeps a fix near the weighted centroid
+        /// of the three nearest beacons unless the readings say otherwise (Docs/Trilateration.md).
+        public static let engineSolver: TrilaterationSolver.Configuration = {
+            var solver = TrilaterationSolver.Configuration(rejectsOutliers: false)
+            solver.centroidPriorScale = 1
+            return solver
+        }()
+
         /// Prior standard deviation of the device offset when the engine was given calibrated
         /// path-loss models, dB: 3 (calibrations are usually made with the phones that use them,
         /// yet phones of one model still differ by a few dB).
@@ -74,7 +91,7 @@ extension PositioningEngine {
         public init(
             epoch: Double = 1, reorderDelay: Double = 0, tracking: TrackingMode = .kalman,
             tracker: TrackerConfiguration = TrackerConfiguration(),
-            solver: TrilaterationSolver.Configuration = TrilaterationSolver.Configuration(),
+            solver: TrilaterationSolver.Configuration = Configuration.engineSolver,
             floor: FloorEstimator.Configuration = FloorEstimator.Configuration(),
             sampleSigma: Double? = nil, constrainToOutline: Bool = true,
             recordsHistory: Bool = false, excludesInconsistentBeacons: Bool = true,

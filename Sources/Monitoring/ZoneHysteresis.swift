@@ -7,11 +7,12 @@ import BeaconModel
 /// Each zone of the floor keeps a state as a zone region of ``RegionMonitor`` would (enter at
 /// ``Hysteresis/PositionRule/enterMargin`` inside, leave after
 /// ``Hysteresis/PositionRule/exitDwell`` at ``Hysteresis/PositionRule/exitMargin`` outside,
-/// accuracy-weighted); the first position with a usable accuracy on a floor decides every zone
-/// of that floor (the zone containing it is satisfied, the others not). The zone reported is
-/// the current one while it is satisfied; otherwise the deepest satisfied zone; otherwise (in
-/// the short gap after leaving one zone and before entering the next by the margins) the zone
-/// containing the position. Moving from zone A to the adjacent zone B thus reports A until A is
+/// accuracy-weighted), from the unknown state on exactly as a zone region does, so that the
+/// satisfied zones are those a monitor fed the same positions holds satisfied. The zone reported
+/// is the current one while it is satisfied; otherwise the deepest satisfied zone; otherwise (before
+/// any zone is entered by the margins, or in the short gap after leaving one and before entering
+/// the next) the zone reported last while the rule has not decided it, else the zone containing
+/// the position. Moving from zone A to the adjacent zone B thus reports A until A is
 /// left by the exit rule, then B.
 public struct ZoneHysteresis: Sendable, Hashable {
     /// The rule, as for zone regions.
@@ -43,12 +44,9 @@ public struct ZoneHysteresis: Sendable, Hashable {
         for zone in floor.zones {
             let depth = ZoneIndex.depth(of: position, in: zone.polygon)
             var zoneState = states[zone.id] ?? ZoneState()
-            if zoneState.state == .unknown {
-                // The first usable position decides every zone of the floor at once.
-                if accuracy.isFinite, accuracy <= rule.maximumAccuracy {
-                    zoneState.state = depth >= 0 ? .satisfied : .unsatisfied
-                }
-            } else if let next = zoneState.evidence.observe(
+            // Exactly the zone region's rule, from the unknown state on too, so that the
+            // satisfied zones are the ones a monitor fed the same reports holds satisfied.
+            if let next = zoneState.evidence.observe(
                 time: time, depth: depth, accuracy: accuracy,
                 state: zoneState.state, rule: rule)
             {
@@ -63,7 +61,11 @@ public struct ZoneHysteresis: Sendable, Hashable {
             current = deepest.id
             return deepest.id
         }
-        current = nil
+        // No zone entered by the margins yet: keep the zone reported last while the rule has not
+        // left it (so that pacing on an edge does not flap), otherwise the zone containing the
+        // position.
+        if let current, states[current]?.state == .unknown { return current }
+        current = containing
         return containing
     }
 }

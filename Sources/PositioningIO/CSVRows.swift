@@ -298,7 +298,9 @@ struct CSVRows {
         if buffer.count - position >= Self.maximumRowBytes, !exhausted, source != nil {
             throw .malformedRow(
                 path: path, line: line,
-                detail: "the row is longer than \(Self.maximumRowBytes / (1 << 20)) MiB without a line end; is this a CSV file?")
+                detail:
+                    "the row is longer than \(Self.maximumRowBytes / (1 << 20)) MiB without a line end; is this a CSV file?"
+            )
         }
         guard let chunk = try readBlock() else { return false }
         if position > 0 {

@@ -7,7 +7,7 @@ import LinearAlgebra
 extension Fix: Codable {
     private enum CodingKeys: String, CodingKey {
         case position, level, covariance, accuracy, ellipse, residualRMS, gdop, usedBeacons, rejectedBeacons
-        case iterations, status, constrainedToOutline
+        case iterations, status, constrainedToOutline, commonOffset, commonOffsetVariance
     }
 
     public init(from decoder: any Decoder) throws {
@@ -25,6 +25,8 @@ extension Fix: Codable {
         iterations = try c.decode(Int.self, forKey: .iterations)
         status = try c.decode(FixStatus.self, forKey: .status)
         constrainedToOutline = try c.decode(Bool.self, forKey: .constrainedToOutline)
+        commonOffset = try c.decodeIfPresent(Double.self, forKey: .commonOffset) ?? 0
+        commonOffsetVariance = try c.decodeIfPresent(Double.self, forKey: .commonOffsetVariance) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,6 +43,11 @@ extension Fix: Codable {
         try c.encode(iterations, forKey: .iterations)
         try c.encode(status, forKey: .status)
         try c.encode(constrainedToOutline, forKey: .constrainedToOutline)
+        // Only when estimated, so that fixes without it encode as before.
+        if commonOffsetVariance > 0 {
+            try c.encode(commonOffset, forKey: .commonOffset)
+            try c.encode(commonOffsetVariance, forKey: .commonOffsetVariance)
+        }
     }
 }
 

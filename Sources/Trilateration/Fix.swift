@@ -35,6 +35,13 @@ public struct Fix: Sendable, Hashable {
     /// Whether the position was moved onto the floor outline (see
     /// ``TrilaterationSolver/Configuration/outline``).
     public var constrainedToOutline: Bool
+    /// The RSSI offset common to every beacon estimated with the position, dB (observed minus
+    /// modelled; see ``TrilaterationSolver/Configuration/commonOffsetSigma``); 0 when it was not
+    /// estimated.
+    public var commonOffset: Double = 0
+    /// The variance of ``commonOffset``, dB², with the position unknown as well; 0 when it was
+    /// not estimated.
+    public var commonOffsetVariance: Double = 0
 
     /// An empty fix to be filled by ``TrilaterationSolver/solve(_:into:)``; its status is
     /// ``FallbackReason/unsolved``.

@@ -17,6 +17,13 @@ struct SolverWorkspace: Sendable {
     var residual: [Double] = []
     var jacobian: [SIMD3<Double>] = []
     var currentSlot = 0
+    /// 1/τ² of the common-offset prior for the current solve, dB⁻² (0: no offset estimated).
+    var offsetPriorPrecision = 0.0
+    /// The centroid prior of the current solve: its centre and weight 1/s², m⁻² (0: none).
+    var priorCentre = SIMD3<Double>.zero
+    var priorWeight = 0.0
+    /// The beacons of the centroid prior (reused).
+    var nearest: [Int] = []
 
     // LAPACK operands and scratch.
     var matrixA = Matrix(rows: 0, columns: 0)

@@ -70,6 +70,26 @@ extension TrilaterationSolver {
         public var stepTolerance: Double
         /// Initial damping factor λ of μ = λ trace(JᵀWJ)/unknowns. Default 1e-3.
         public var initialDamping: Double
+        /// Estimate an RSSI offset Δ common to every beacon of the fix jointly with the
+        /// position (maximum likelihood only): each residual becomes rᵢ − Δ, with a Gaussian
+        /// prior Δ ~ N(0, τ²) of this standard deviation τ in dB. It stands for what one fix
+        /// cannot tell apart from the position: the receiving phone's gain, a transmit power set
+        /// differently from the plan, a body or bag in the way. Δ is profiled out in closed
+        /// form (see ``Fix/commonOffset``), so the position's covariance includes what not
+        /// knowing Δ costs. Default nil: the models' values are taken as exact. The QR solver
+        /// takes Gauss–Newton steps on the profiled residuals without their coupling term (still
+        /// a descent direction; the result is the same minimum).
+        public var commonOffsetSigma: Double? = nil
+        /// Add a prior on the horizontal position centred on the weighted centroid of the
+        /// ``centroidPriorBeacons`` nearest beacons (by median range; weights 1/d̂², which is
+        /// received power when n = 2: the weighted centroid of Blumenthal et al. 2007), with a
+        /// standard deviation per axis of this factor times the weighted spread of those beacons
+        /// about it (at least 1 m). The centroid uses only the order of the readings, so it holds
+        /// where the path-loss model does not; the prior keeps a fix from running far from it on
+        /// the model's word alone, and weighs little where many beacons agree. Default nil: none.
+        public var centroidPriorScale: Double? = nil
+        /// The beacons of the centroid prior. Default 3.
+        public var centroidPriorBeacons: Int = 3
 
         /// A configuration; every argument has a default.
         public init(
@@ -121,6 +141,20 @@ extension TrilaterationSolver {
             }
             guard initialDamping > 0, initialDamping.isFinite else {
                 throw .invalidConfiguration(detail: "initialDamping must be positive and finite, got \(initialDamping)")
+            }
+            if let commonOffsetSigma, !(commonOffsetSigma.isFinite && commonOffsetSigma > 0 && commonOffsetSigma <= 100)
+            {
+                throw .invalidConfiguration(
+                    detail: "commonOffsetSigma must be in (0, 100] dB, got \(commonOffsetSigma)")
+            }
+            if let centroidPriorScale,
+                !(centroidPriorScale.isFinite && centroidPriorScale > 0 && centroidPriorScale <= 1000)
+            {
+                throw .invalidConfiguration(
+                    detail: "centroidPriorScale must be in (0, 1000], got \(centroidPriorScale)")
+            }
+            guard centroidPriorBeacons >= 1 else {
+                throw .invalidConfiguration(detail: "centroidPriorBeacons must be ≥ 1, got \(centroidPriorBeacons)")
             }
             for (level, elevation) in floorElevations where !elevation.isFinite {
                 throw .invalidConfiguration(detail: "floor elevation of level \(level) must be finite")

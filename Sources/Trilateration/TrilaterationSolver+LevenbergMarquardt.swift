@@ -11,6 +11,10 @@ struct LevenbergMarquardtRun {
     var fisher: SmallSymmetricMatrix
     var iterations: Int
     var converged: Bool
+    /// The common offset at the solution, dB (0 when none is estimated).
+    var commonOffset = 0.0
+    /// Its variance with the position also unknown, dB² (0 when none is estimated).
+    var offsetVariance = 0.0
 }
 
 /// Cost, gradient and curvature at one point.
@@ -23,6 +27,12 @@ struct Evaluation {
     var gradient: SIMD3<Double>
     /// Σ wᵢ rᵢ ∇²rᵢ: the second-order part of the Hessian of ½ Σ wᵢ rᵢ².
     var curvature: SmallSymmetricMatrix
+    /// The common offset Δ̂(p) profiled out at this point, dB (0 when none is estimated).
+    var commonOffset = 0.0
+    /// c = Σ wᵢ + 1/τ², dB⁻² (0 when no common offset is estimated).
+    var offsetPrecision = 0.0
+    /// Σ wᵢ ∂rᵢ/∂θ, for the offset's variance (zero when none is estimated).
+    var offsetCoupling = SIMD3<Double>.zero
 }
 
 extension TrilaterationSolver {
@@ -34,6 +44,13 @@ extension TrilaterationSolver {
     /// Maximum likelihood: rᵢ = RSSI̅ᵢ − P₀ᵢ + kᵢ ln dᵢ, ∂rᵢ/∂p = kᵢ (p − bᵢ)/dᵢ², wᵢ = mᵢ/σᵢ².
     /// Range least squares: rᵢ = d̂ᵢ − dᵢ, ∂rᵢ/∂p = −(p − bᵢ)/dᵢ, wᵢ = 1/σ_dᵢ².
     /// Distances below 1 cm are clamped to 1 cm, as in the path-loss model.
+    ///
+    /// With a common offset (``Configuration/commonOffsetSigma`` τ, maximum likelihood only)
+    /// the cost is Σ wᵢ (rᵢ − Δ)² + Δ²/τ² minimised over Δ in closed form (the profile
+    /// likelihood): Δ̂ = Σ wᵢ rᵢ / c with c = Σ wᵢ + 1/τ², cost Σ wᵢ rᵢ² − c Δ̂², gradient
+    /// Σ wᵢ (rᵢ − Δ̂) aᵢ, Gauss–Newton matrix Σ wᵢ aᵢ aᵢᵀ − (Σ wᵢ aᵢ)(Σ wᵢ aᵢ)ᵀ/c (the Schur
+    /// complement: the Fisher information of the position with Δ a nuisance), curvature
+    /// Σ wᵢ (rᵢ − Δ̂) ∇²rᵢ; the stored residuals are rᵢ − Δ̂.
     @inline(__always)
     mutating func evaluate(_ sub: Subspace, at theta: SIMD3<Double>, slot: Int) -> Evaluation {
         let p = sub.point(theta)
@@ -45,6 +62,12 @@ extension TrilaterationSolver {
         var gradient = SIMD3<Double>.zero
         var curvature = SmallSymmetricMatrix(order: order)
         var diagonal = 0.0
+        // The common offset's sums: Σ w, Σ w a, and the curvature with every rᵢ set to 1.
+        let profiles = likelihood && workspace.offsetPriorPrecision > 0
+        var weightSum = 0.0, weightedResidual = 0.0
+        var coupling = SIMD3<Double>.zero
+        var unitCurvature = SmallSymmetricMatrix(order: order)
+        var unitDiagonal = 0.0
         workspace.terms.withUnsafeBufferPointer { terms in
             workspace.active.withUnsafeBufferPointer { active in
                 workspace.residual.withUnsafeMutableBufferPointer { residual in
@@ -62,6 +85,13 @@ extension TrilaterationSolver {
                                 // Σ wᵢ rᵢ ∇²rᵢ, ∇²rᵢ = k (I/d² − 2 ΔΔᵀ/d⁴) = k/d² I − (2/k) aaᵀ.
                                 diagonal += w * r * k / d2
                                 curvature.addOuter(a, weight: -2 * w * r / k)
+                                if profiles {
+                                    weightSum += w
+                                    weightedResidual += w * r
+                                    coupling += w * a
+                                    unitDiagonal += w * k / d2
+                                    unitCurvature.addOuter(a, weight: -2 * w / k)
+                                }
                             } else {
                                 let d = d2.squareRoot()
                                 r = term.range - d
@@ -81,8 +111,50 @@ extension TrilaterationSolver {
                 }
             }
         }
-        curvature.addDiagonal(diagonal)
-        return Evaluation(cost: cost, normal: normal, gradient: gradient, curvature: curvature)
+        if workspace.priorWeight > 0 {
+            // The centroid prior: w (p − c) in the horizontal plane, linear in p.
+            let w = workspace.priorWeight
+            let miss = p - workspace.priorCentre
+            for axis in 0..<2 {
+                let unit = axis == 0 ? SIMD3<Double>(1, 0, 0) : SIMD3<Double>(0, 1, 0)
+                let a = sub.project(unit)
+                let r = miss[axis]
+                cost += w * r * r
+                normal.addOuter(a, weight: w)
+                gradient += (w * r) * a
+            }
+        }
+        guard profiles else {
+            curvature.addDiagonal(diagonal)
+            return Evaluation(cost: cost, normal: normal, gradient: gradient, curvature: curvature)
+        }
+        let c = weightSum + workspace.offsetPriorPrecision
+        let delta = weightedResidual / c
+        for j in 0..<workspace.active.count { workspace.residual[offset + j] -= delta }
+        cost -= c * delta * delta
+        gradient -= delta * coupling
+        normal.addOuter(coupling, weight: -1 / c)
+        curvature.addDiagonal(diagonal - delta * unitDiagonal)
+        unitCurvature.scale(by: -delta)
+        curvature.add(unitCurvature)
+        return Evaluation(
+            cost: max(cost, 0), normal: normal, gradient: gradient, curvature: curvature, commonOffset: delta,
+            offsetPrecision: c, offsetCoupling: coupling)
+    }
+
+    /// The variance of the profiled common offset with the position unknown too: with F the
+    /// (Schur-complement) information of the position and u = Σ wᵢ aᵢ, the block inverse of
+    /// the joint information gives 1/c + uᵀ F⁻¹ u / c². 0 when no offset is estimated.
+    static func offsetVariance(_ point: Evaluation) -> Double {
+        guard point.offsetPrecision > 0 else { return 0 }
+        let c = point.offsetPrecision
+        let u = point.offsetCoupling
+        guard let inverse = point.normal.inverse() else { return 1 / c }
+        var quadratic = 0.0
+        for i in 0..<point.normal.order {
+            for j in 0..<point.normal.order { quadratic += u[i] * inverse[i, j] * u[j] }
+        }
+        return 1 / c + max(quadratic, 0) / (c * c)
     }
 
     /// Weight of beacon i under the configured estimator.
@@ -138,7 +210,8 @@ extension TrilaterationSolver {
         }
         return LevenbergMarquardtRun(
             theta: theta, cost: current.cost, fisher: current.normal,
-            iterations: iterations, converged: converged)
+            iterations: iterations, converged: converged, commonOffset: current.commonOffset,
+            offsetVariance: Self.offsetVariance(current))
     }
 
     /// One damped step, by the configured linear solver; nil when the system is singular.

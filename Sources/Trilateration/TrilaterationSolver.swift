@@ -57,10 +57,18 @@ public struct TrilaterationSolver: Sendable {
         fix.level = level
         fix.iterations = 0
         fix.constrainedToOutline = false
+        fix.commonOffset = 0
+        fix.commonOffsetVariance = 0
+        workspace.offsetPriorPrecision = 0
+        if configuration.estimator == .maximumLikelihood, let tau = configuration.commonOffsetSigma {
+            workspace.offsetPriorPrecision = 1 / (tau * tau)
+        }
         fix.usedBeacons.removeAll(keepingCapacity: true)
         fix.rejectedBeacons.removeAll(keepingCapacity: true)
 
-        let required = subspace.order + 1
+        // One more beacon than unknowns; the common offset, when estimated, is one more unknown
+        // (with three beacons in 2D it would be fitted from its prior alone).
+        let required = subspace.order + (workspace.offsetPriorPrecision > 0 ? 2 : 1)
         if workspace.active.count < required {
             fallback(
                 .tooFewBeacons(available: workspace.active.count, required: required),
@@ -160,8 +168,24 @@ public struct TrilaterationSolver: Sendable {
             rank = reduced.order
         }
 
+        workspace.priorWeight = 0
+        if let scale = configuration.centroidPriorScale, rank == subspace.order {
+            let prior = nearestCentroid(configuration.centroidPriorBeacons)
+            let s = scale * max(prior.spread, 1)
+            workspace.priorCentre = prior.centre
+            workspace.priorWeight = 1 / (s * s)
+        }
         var theta = initialGuess(sub, centroid: centroid)
         var run = levenbergMarquardt(sub, from: theta)
+        if workspace.offsetPriorPrecision > 0 {
+            // With the offset unknown the ranges, and so the linearised start, are scaled by it;
+            // the power-weighted centroid does not depend on it: start there too, keep the better.
+            let other = levenbergMarquardt(sub, from: sub.coordinates(of: weightedCentroid()))
+            let spent = run.iterations + other.iterations
+            if other.cost < run.cost { run = other }
+            run.iterations = spent
+            theta = run.theta
+        }
         theta = run.theta
         var iterations = run.iterations
         var converged = run.converged
@@ -182,6 +206,8 @@ public struct TrilaterationSolver: Sendable {
 
         var p = sub.point(theta)
         var fisher = run.fisher
+        fix.commonOffset = run.commonOffset
+        fix.commonOffsetVariance = run.offsetVariance
         if rank == subspace.order, case .planar = configuration.dimension,
             let outline = configuration.outline, outline.vertices.count >= 3,
             !OutlineGeometry.contains(outline.vertices, Point2D(x: p.x, y: p.y))
@@ -189,7 +215,10 @@ public struct TrilaterationSolver: Sendable {
             let constrained = solveOnBoundary(sub, outline: outline, outside: p)
             p = constrained.point
             iterations += constrained.iterations
-            fisher = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot).normal
+            let there = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot)
+            fisher = there.normal
+            fix.commonOffset = there.commonOffset
+            fix.commonOffsetVariance = Self.offsetVariance(there)
             fix.constrainedToOutline = true
         }
 
@@ -328,8 +357,9 @@ public struct TrilaterationSolver: Sendable {
     /// The weighted centroid (weights 1/d̂²) with the covariance of the mixture of the
     /// beacons' range shells: Σ vᵢ [(bᵢ − c)(bᵢ − c)ᵀ + (rᵢ² + σ_dᵢ²)/k I]/Σ vᵢ, rᵢ the range in the
     /// k estimated dimensions.
-    mutating func fallback(_ reason: FallbackReason, subspace: Subspace, into fix: inout Fix) {
-        let planar = subspace.order == 2 && subspace.b2 == .zero && subspace.b0 == SIMD3(1, 0, 0)
+    /// The active beacons' positions weighted by 1/d̂ᵢ² (d̂ᵢ the median range): for beacons
+    /// with one model, weights in received power 10^(RSSI/10) when n = 2.
+    func weightedCentroid() -> SIMD3<Double> {
         var total = 0.0
         var c = SIMD3<Double>.zero
         for i in workspace.active {
@@ -338,7 +368,47 @@ public struct TrilaterationSolver: Sendable {
             c += v * workspace.terms[i].position
             total += v
         }
+        return c / total
+    }
+
+    /// The centroid of the `count` active beacons with the shortest median ranges, weighted by
+    /// 1/d̂ᵢ², and the weighted RMS horizontal distance of those beacons from it (metres).
+    mutating func nearestCentroid(_ count: Int) -> (centre: SIMD3<Double>, spread: Double) {
+        // The k shortest ranges by repeated selection into a reused buffer (k is small).
+        workspace.nearest.removeAll(keepingCapacity: true)
+        let k = min(count, workspace.active.count)
+        while workspace.nearest.count < k {
+            var best = -1
+            for i in workspace.active where !workspace.nearest.contains(i) {
+                if best < 0 || workspace.terms[i].range < workspace.terms[best].range { best = i }
+            }
+            workspace.nearest.append(best)
+        }
+        var total = 0.0
+        var c = SIMD3<Double>.zero
+        for i in workspace.nearest {
+            let d = max(workspace.terms[i].range, 0.1)
+            c += (1 / (d * d)) * workspace.terms[i].position
+            total += 1 / (d * d)
+        }
         c /= total
+        var spread = 0.0
+        for i in workspace.nearest {
+            let d = max(workspace.terms[i].range, 0.1)
+            let e = workspace.terms[i].position - c
+            spread += (1 / (d * d)) / total * (e.x * e.x + e.y * e.y)
+        }
+        return (c, spread.squareRoot())
+    }
+
+    mutating func fallback(_ reason: FallbackReason, subspace: Subspace, into fix: inout Fix) {
+        let planar = subspace.order == 2 && subspace.b2 == .zero && subspace.b0 == SIMD3(1, 0, 0)
+        var total = 0.0
+        for i in workspace.active {
+            let d = max(workspace.terms[i].range, 0.1)
+            total += 1 / (d * d)
+        }
+        var c = weightedCentroid()
         if planar { c.z = subspace.origin.z }
         var cov = PositionCovariance.zero
         for i in workspace.active {

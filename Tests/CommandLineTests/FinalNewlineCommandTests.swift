@@ -6,7 +6,8 @@ import Testing
 @Suite("Commands on files without a final newline", .serialized)
 struct FinalNewlineCommandTests {
     /// Writes `text` and the same text with its final line end removed; returns both paths.
-    static func pair(_ folder: ScratchFolder, _ name: String, _ text: String) throws -> (with: String, without: String) {
+    static func pair(_ folder: ScratchFolder, _ name: String, _ text: String) throws -> (with: String, without: String)
+    {
         var trimmed = text
         while trimmed.hasSuffix("\n") || trimmed.hasSuffix("\r") { trimmed.removeLast() }
         return (try folder.file("with-" + name, text), try folder.file("without-" + name, trimmed))
@@ -23,7 +24,8 @@ struct FinalNewlineCommandTests {
         #expect(!with.stdout.isEmpty && with.stdout == without.stdout)
     }
 
-    @Test("locate --rssi and evaluate --fixes/--truth: the same output with and without the final newline (LF and CRLF)")
+    @Test(
+        "locate --rssi and evaluate --fixes/--truth: the same output with and without the final newline (LF and CRLF)")
     func locateAndEvaluate() throws {
         let folder = try ScratchFolder("final-newline")
         let rssi = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8)
@@ -37,7 +39,7 @@ struct FinalNewlineCommandTests {
             let files = try Self.pair(folder, "rssi.csv", text)
             let with = try BadInputFileTests.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", files.with])
             let without = try BadInputFileTests.run([
-                "locate", "--plan", LocateCommandTests.plan, "--rssi", files.without,
+                "locate", "--plan", LocateCommandTests.plan, "--rssi", files.without
             ])
             #expect(with.status == 0 && without.status == 0, "\(without.stderr)")
             #expect(!with.stdout.isEmpty && with.stdout == without.stdout)
@@ -46,7 +48,7 @@ struct FinalNewlineCommandTests {
             let truth = try Self.pair(folder, "truth.csv", truthText.replacingOccurrences(of: "\n", with: lineEnd))
             let scored = try BadInputFileTests.run(["evaluate", "--fixes", fixes.with, "--truth", truth.with])
             let scoredWithout = try BadInputFileTests.run([
-                "evaluate", "--fixes", fixes.without, "--truth", truth.without,
+                "evaluate", "--fixes", fixes.without, "--truth", truth.without
             ])
             #expect(scored.status == 0, "\(scored.stderr)")
             #expect(scoredWithout.status == 0, "\(scoredWithout.stderr)")

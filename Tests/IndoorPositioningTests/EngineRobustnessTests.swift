@@ -40,7 +40,7 @@ struct EngineRobustnessTests {
             setApart: Double(flagged) / Double(reports.count), othersSetApart: others)
     }
 
-    @Test("the misplaced beacon is set apart in most epochs and the RMSE stays within 1.3× the clean walk's")
+    @Test("the misplaced beacon is set apart in most epochs and the RMSE stays within 1.4× the clean walk's")
     func misplacedBeacon() throws {
         var setApart = 0.0, n = 0.0
         for seed: UInt64 in [1, 2, 3, 4] {
@@ -52,7 +52,10 @@ struct EngineRobustnessTests {
                             "misplaced beacon %d, seed %llu: clean %.3f m, watched %.3f m (%.2f×), unwatched %.3f m (%.2f×), set apart in %.0f %% of epochs",
                         beacon, seed, c.clean, c.watched, c.watched / c.clean, c.unwatched, c.unwatched / c.clean,
                         100 * c.setApart))
-                #expect(c.watched <= 1.3 * c.clean)
+                // Measured 1.02–1.35× (it was within 1.3× while each fix also rejected up to two
+                // beacons by a χ² test; the engine no longer does, which costs here and gains on
+                // every real data set, where the test rejected good beacons: Docs/Trilateration.md).
+                #expect(c.watched <= 1.4 * c.clean)
                 #expect(c.watched < c.unwatched)
                 #expect(c.setApart >= 0.4)  // measured 50–93 %
                 #expect(c.othersSetApart == 0)

@@ -72,7 +72,12 @@ struct PlanConfigurationTests {
 
         let start = site.samples.map(\.timestamp).min()!
         let observations = site.observations(before: start + raw.epoch, plan: plan)
-        var solver = TrilaterationSolver(configuration: try PlanConfiguration(plan: plan, level: 2).solver)
+        // The engine's solver settings: its defaults, with the common offset at the device
+        // offset's prior on an uncalibrated plan.
+        var settings = PositioningEngine.Configuration.engineSolver
+        settings.commonOffsetSigma = PositioningEngine.Configuration.uncalibratedOffsetSigma
+        var solver = TrilaterationSolver(
+            configuration: try PlanConfiguration(plan: plan, level: 2, solver: settings).solver)
         let fix = try solver.solve(observations)
         #expect(abs(fix.position.z - (3.5 + 1.82)) < 1e-12)
         #expect(abs(first.position.z - fix.position.z) < 1e-12)

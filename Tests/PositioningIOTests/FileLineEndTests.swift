@@ -12,7 +12,7 @@ struct FileLineEndTests {
         ["timestamp", "uuid", "major", "minor", "rssi", "device"],
         ["0.5", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "2", "-70", "phone"],
         ["1.25", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "3", "-71.5", "\"quoted, name\""],
-        ["2", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "4", "-66", "last"],
+        ["2", "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C", "1", "4", "-66", "last"]
     ]
 
     /// The file's text with `lineEnd` after each row, and after the last one only when `final`.
@@ -27,11 +27,12 @@ struct FileLineEndTests {
         ("CRLF without the final one", text(lineEnd: "\r\n", final: false)),
         ("CR", text(lineEnd: "\r", final: true)),
         ("CR without the final one", text(lineEnd: "\r", final: false)),
-        ("LF with a lone CR at the end", text(lineEnd: "\n", final: false) + "\r"),
+        ("LF with a lone CR at the end", text(lineEnd: "\n", final: false) + "\r")
     ]
 
     static func write(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("line-ends-\(UUID().uuidString).csv").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("line-ends-\(UUID().uuidString).csv")
+            .path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -87,7 +88,9 @@ struct FileLineEndTests {
         #expect {
             _ = try Self.allRows(path, blockSize: 1 << 16)
         } throws: { error in
-            guard let error = error as? FileError, case .malformedRow(_, let line, let detail) = error else { return false }
+            guard let error = error as? FileError, case .malformedRow(_, let line, let detail) = error else {
+                return false
+            }
             return line == 3 && detail.contains("longer than 1 MiB")
         }
     }

@@ -66,6 +66,17 @@ package struct SmallSymmetricMatrix: Sendable, Hashable {
         a22 += other.a22
     }
 
+    /// Multiplies every element by `factor`.
+    @inlinable
+    package mutating func scale(by factor: Double) {
+        a00 *= factor
+        a10 *= factor
+        a11 *= factor
+        a20 *= factor
+        a21 *= factor
+        a22 *= factor
+    }
+
     /// Adds μ to the diagonal.
     @inlinable
     package mutating func addDiagonal(_ mu: Double) {
