@@ -249,6 +249,59 @@ public struct SiteCalibrator: Sendable {
         }
     }
 
+    /// The exponents a learned model may take: 1.0 to 6.0. Measured indoor exponents run from
+    /// about 1.6 (line of sight along corridors) to 4–6 (obstructed, through floors or walls)
+    /// (Rappaport, *Wireless Communications*, 2nd ed., table 4.2); a receiver's own survey fit
+    /// on a shared data set reached 0.9. Below 1 a fit is saying that the beacon's RSSI carries
+    /// almost no range information (readings at a few static points, or censored far
+    /// readings), and a negative exponent (RSSI rising with distance) is impossible.
+    public static let exponentLimits: ClosedRange<Double> = 1.0...6.0
+    /// How far a learned measured power may move from its prior mean: three prior standard
+    /// deviations (± 24 dB around a plan's value, ± 9 dB around a survey's). Two would cut a real
+    /// value: one kolakowski-flat anchor's survey fit is 17 dB above the generic −59 dBm.
+    public static let measuredPowerLimitInSigmas = 3.0
+    /// The smallest σ a learned model takes, dB: 0.5. Noise-free or averaged readings would
+    /// otherwise give σ → 0, which makes every other beacon's reading look like an outlier.
+    public static let minimumSigma = 0.5
+
+    /// The measured powers the prior allows (``measuredPowerLimitInSigmas`` around its mean).
+    static func powerLimits(_ prior: PathLossPrior) -> ClosedRange<Double> {
+        let reach = measuredPowerLimitInSigmas * prior.measuredPowerSigma
+        return (prior.measuredPower - reach)...(prior.measuredPower + reach)
+    }
+
+    /// The minimum of ½ xᵀHx − rᵀx over the box `powers` × `exponents`, H = [a b; b c] positive
+    /// definite, x = (P₀, n): a constraint of the fit, not a clamp after it. The minimum is the
+    /// interior one when it lies in the box; otherwise on an edge (one coordinate at its bound,
+    /// the other solved and inside its range) or at a corner: the best of those candidates.
+    static func constrainedMode(
+        a: Double, b: Double, c: Double, r0: Double, r1: Double,
+        powers: ClosedRange<Double>, exponents: ClosedRange<Double>
+    ) -> (Double, Double) {
+        let det = a * c - b * b
+        let p = (c * r0 - b * r1) / det, n = (a * r1 - b * r0) / det
+        if powers.contains(p), exponents.contains(n) { return (p, n) }
+        func value(_ p: Double, _ n: Double) -> Double {
+            0.5 * (a * p * p + 2 * b * p * n + c * n * n) - r0 * p - r1 * n
+        }
+        var best = (p: powers.lowerBound, n: exponents.lowerBound)
+        var bestValue = Double.infinity
+        func consider(_ p: Double, _ n: Double) {
+            guard powers.contains(p), exponents.contains(n) else { return }
+            let v = value(p, n)
+            if v < bestValue {
+                bestValue = v
+                best = (p, n)
+            }
+        }
+        for n in [exponents.lowerBound, exponents.upperBound] { consider((r0 - b * n) / a, n) }
+        for p in [powers.lowerBound, powers.upperBound] { consider(p, (r1 - b * p) / c) }
+        for p in [powers.lowerBound, powers.upperBound] {
+            for n in [exponents.lowerBound, exponents.upperBound] { consider(p, n) }
+        }
+        return best
+    }
+
     struct Posterior {
         var model: PathLossModel
         var measuredPowerError: Double
@@ -275,10 +328,12 @@ public struct SiteCalibrator: Sendable {
             guard det > 0, det.isFinite else { return nil }
             let r0 = s * stats.sumY + lp * prior.measuredPower
             let r1 = s * stats.sumXY + ln * prior.exponent
-            p = (c * r0 - b * r1) / det
-            n = (a * r1 - b * r0) / det
+            (p, n) = constrainedMode(
+                a: a, b: b, c: c, r0: r0, r1: r1, powers: powerLimits(prior), exponents: exponentLimits)
             let rss = stats.residualSumOfSquares(measuredPower: p, exponent: n)
-            let next = (prior.sigmaWeight * prior.sigma * prior.sigma + rss) / (prior.sigmaWeight + stats.weight)
+            let next = max(
+                (prior.sigmaWeight * prior.sigma * prior.sigma + rss) / (prior.sigmaWeight + stats.weight),
+                minimumSigma * minimumSigma)
             guard next.isFinite, next > 0 else { return nil }
             let settled = abs(next - sigma2) < 1e-9 * sigma2
             sigma2 = next
