@@ -111,6 +111,8 @@ extension FloorPlanError {
         case .outOfRange(let path, let value, let range): return .outOfRange(path: path, value: value, range: range)
         case .nonFinite(let path, let value): return .nonFinite(path: path, value: value)
         case .malformedUUID(let path, let value): return .malformedUUID(path: path, value: value)
+        case .misspelledKey(let path, let key, let suggestion):
+            return .misspelledKey(path: path, key: key, suggestion: suggestion)
         default: return nil
         }
     }
@@ -126,6 +128,8 @@ extension FloorPlanError {
         case .outOfRange(let path, let value, let range): self = .outOfRange(path: path, value: value, range: range)
         case .nonFinite(let path, let value): self = .nonFinite(path: path, value: value)
         case .malformedUUID(let path, let value): self = .malformedUUID(path: path, value: value)
+        case .misspelledKey(let path, let key, let suggestion):
+            self = .misspelledKey(path: path, key: key, suggestion: suggestion)
         }
     }
 }

@@ -54,20 +54,31 @@ public struct Georeference: Sendable, Hashable, Codable {
         return (meridian, normal * cos(phi))
     }
 
-    /// The WGS 84 longitude and latitude, degrees, of the plan point (x, y) metres.
+    /// The WGS 84 longitude (in −180 ..< 180, wrapped across the antimeridian) and latitude,
+    /// degrees, of the plan point (x, y) metres.
     public func coordinate(x: Double, y: Double) -> (longitude: Double, latitude: Double) {
         let beta = bearing * Double.pi / 180
         let east = x * cos(beta) + y * sin(beta)
         let north = -x * sin(beta) + y * cos(beta)
         let (meridian, parallel) = radii
-        return (longitude + east / parallel * 180 / Double.pi, latitude + north / meridian * 180 / Double.pi)
+        return (
+            Self.wrapped(longitude + east / parallel * 180 / Double.pi),
+            latitude + north / meridian * 180 / Double.pi
+        )
+    }
+
+    /// A longitude in degrees brought into −180 ..< 180 (east of 180° is −179.9…°, across the
+    /// antimeridian).
+    static func wrapped(_ longitude: Double) -> Double {
+        let turned = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        return (turned < 0 ? turned + 360 : turned) - 180
     }
 
     /// The plan point (metres) of a WGS 84 longitude and latitude (degrees): the inverse of
     /// ``coordinate(x:y:)``.
     public func planPoint(longitude lon: Double, latitude lat: Double) -> Point2D {
         let (meridian, parallel) = radii
-        let east = (lon - longitude) * Double.pi / 180 * parallel
+        let east = Self.wrapped(lon - longitude) * Double.pi / 180 * parallel
         let north = (lat - latitude) * Double.pi / 180 * meridian
         let beta = bearing * Double.pi / 180
         return Point2D(x: east * cos(beta) - north * sin(beta), y: east * sin(beta) + north * cos(beta))

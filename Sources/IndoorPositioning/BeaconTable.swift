@@ -19,6 +19,7 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 var model = calibration[beacon.identity] ?? PathLossModel(resolved)
                 if let sampleSigma { model.sigma = sampleSigma }
+                model.sigma = max(model.sigma, PathLossModel.minimumSigma)
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
@@ -89,6 +90,7 @@ struct BeaconTable: Sendable {
     mutating func setModel(_ model: PathLossModel, slot: Int) {
         var model = model
         if let sampleSigma { model.sigma = sampleSigma }
+        model.sigma = max(model.sigma, PathLossModel.minimumSigma)
         entries[slot].model = model
     }
 

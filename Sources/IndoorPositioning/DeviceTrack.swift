@@ -119,10 +119,16 @@ struct DeviceTrack: Sendable {
 
         let table = context.beacons
         let level = chooseLevel(at: end, samples: samples, table: table)
-        guard let floor = table.floors[level], let setup = context.geometry[level] else { return }
+        guard let floor = table.floors[level], let setup = context.geometry[level] else {
+            context.statistics.epochsWithoutFix += 1
+            return
+        }
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
-        guard solveFix(level: level, offset: offset, context: &context) else { return }
+        guard solveFix(level: level, offset: offset, context: &context) else {
+            context.statistics.epochsWithoutFix += 1
+            return
+        }
         let configuration = context.configuration
         if configuration.tracking == .none {
             // A snapshot fix stands for the middle of the window its samples came from.
@@ -138,7 +144,11 @@ struct DeviceTrack: Sendable {
             reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
         case .refused:
             // The track was retired: the fix stands in, when it is determined.
-            if fix.status.isDetermined { reports.append(report(time: end, fix: fix, floor: floor, offset: offset)) }
+            if fix.status.isDetermined {
+                reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
+            } else {
+                context.statistics.epochsRefused += 1
+            }
         case .tracked(let current):
             reportTracked(
                 current, samples: samples, end: end, level: level, floor: floor, context: &context,

@@ -157,6 +157,17 @@ extension PositioningEngine {
         public var trackRestarts = 0
         /// Devices finished and forgotten after ``Configuration/idleRelease`` without a sample.
         public var releasedDevices = 0
+        /// Epochs with samples that gave no report because no fix could be made from them (for
+        /// example while the floor rule still holds the old floor and only another floor's
+        /// beacons are heard).
+        public var epochsWithoutFix = 0
+        /// Epochs with samples that gave no report because the tracker refused them and their
+        /// fix was not determined (a fallback fix does not stand in for a refused track).
+        public var epochsRefused = 0
+
+        /// Epochs with samples that gave no report, for any reason: every epoch with samples is
+        /// either reported or counted here.
+        public var epochsWithoutReport: Int { epochsWithoutFix + epochsRefused }
     }
 
     /// What happened to one pushed sample.

@@ -36,7 +36,9 @@ public struct RegionDefinition: Sendable, Hashable, Codable {
 /// and `zone` (a zone id of the plan). `parent` names another region; `hysteresis` may set any
 /// of `enterCount`, `enterWindow`, `enterRSSI`, `exitRSSI`, `exitDelay`, `enterMargin`,
 /// `exitMargin`, `exitDwell`, `accuracyWeight`, `maximumAccuracy` (units as in ``Hysteresis``),
-/// the rest coming from the defaults given to the reader. Unknown keys are ignored.
+/// the rest coming from the defaults given to the reader. A key close to one of these
+/// (`"enterRssi"`, `"enter_rssi"`, `"hysterisis"`) is an error that names the key meant; other
+/// unknown keys are annotations and are ignored.
 public struct RegionsFile: Sendable, Hashable {
     /// The regions, in file order.
     public var regions: [RegionDefinition]
@@ -57,8 +59,10 @@ public struct RegionsFile: Sendable, Hashable {
         var parentPaths: [String: String] = [:]
         do {
             let top = try JSONElement.parse(jsonData).object()
+            try top.rejectMisspelledKeys(known: ["regions"])
             for node in try top.required("regions").array() {
                 let object = try node.object()
+                try object.rejectMisspelledKeys(known: ["id", "beacon", "circle", "zone", "parent", "hysteresis"])
                 let idNode = try object.required("id")
                 let id = try idNode.string()
                 guard !id.isEmpty else { throw MonitorError.emptyIdentifier(path: idNode.path) }
@@ -133,6 +137,7 @@ public struct RegionsFile: Sendable, Hashable {
         guard found == 1 else { throw MonitorError.conditionCount(path: path, found: found) }
         if let beacon {
             let b = try beacon.object()
+            try b.rejectMisspelledKeys(known: ["uuid", "major", "minor"])
             let uuid = try b.required("uuid").uuid()
             let range = Int(UInt16.min)...Int(UInt16.max)
             let major = try b.optional("major").map { node throws(JSONError) in UInt16(try node.integer(in: range)) }
@@ -146,6 +151,7 @@ public struct RegionsFile: Sendable, Hashable {
         }
         if let circle {
             let c = try circle.object()
+            try c.rejectMisspelledKeys(known: ["x", "y", "radius", "level"])
             let x = try c.required("x").double(), y = try c.required("y").double()
             let radiusNode = try c.required("radius")
             let radius = try radiusNode.double()
@@ -159,8 +165,15 @@ public struct RegionsFile: Sendable, Hashable {
         return .zone(id)
     }
 
+    /// The keys of a region's `hysteresis` object.
+    static let hysteresisKeys = [
+        "enterCount", "enterWindow", "enterRSSI", "exitRSSI", "exitDelay", "enterMargin", "exitMargin", "exitDwell",
+        "accuracyWeight", "maximumAccuracy"
+    ]
+
     private static func hysteresis(_ node: JSONElement, defaults: Hysteresis) throws -> Hysteresis {
         let h = try node.object()
+        try h.rejectMisspelledKeys(known: Self.hysteresisKeys)
         var result = defaults
         func number(_ key: String, _ range: ClosedRange<Double>, unit: String) throws -> Double? {
             try h.optional(key)?.double(in: range, unit: unit)

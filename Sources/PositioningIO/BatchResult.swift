@@ -31,6 +31,19 @@ public struct BatchResult: Sendable {
         return skipped
     }
 
+    /// The epochs with samples that gave no position, with their reasons ("607 epochs gave no
+    /// position: 600 without a fix, 7 refused by the tracker without a determined fix"); nil
+    /// when every such epoch gave one.
+    public var unreported: String? {
+        guard statistics.epochsWithoutReport > 0 else { return nil }
+        var reasons: [String] = []
+        if statistics.epochsWithoutFix > 0 { reasons.append("\(statistics.epochsWithoutFix) without a fix") }
+        if statistics.epochsRefused > 0 {
+            reasons.append("\(statistics.epochsRefused) refused by the tracker without a determined fix")
+        }
+        return "\(statistics.epochsWithoutReport) epochs gave no position: " + reasons.joined(separator: ", ")
+    }
+
     /// What was read and skipped, in one phrase ("120 samples read; skipped 3 of beacons not in
     /// the plan").
     public var readAndSkipped: String {

@@ -36,6 +36,10 @@ struct CSVRows {
     init(path: String, blockSize: Int = 1 << 18) throws(FileError) {
         self.path = path
         self.blockSize = max(1, blockSize)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .unreadable(path: path, detail: "it is a directory; give a CSV file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
             throw .unreadable(path: path, detail: exists ? "permission denied or not a file" : "no such file")

@@ -33,6 +33,28 @@ extension OutputFile {
         }
     }
 
+    /// Throws when two of `outputs` (standard output for nil or "-") are the same file, before
+    /// anything is written: an existing file compared by device and inode (so also through links
+    /// and for standard output redirected into it), a new one by its path with links resolved.
+    /// - Throws: ``FileError/unwritable(path:detail:)`` naming both.
+    public static func refuseSameOutputs(_ outputs: [(option: String, path: String?)]) throws(FileError) {
+        func key(_ path: String?) -> String {
+            let output = (path == nil || path == "-") ? nil : path
+            if let identity = regularFileIdentity(output) { return "inode \(identity)" }
+            guard let output else { return "standard output" }
+            return "path " + URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        var seen: [String: String] = [:]
+        for output in outputs {
+            let name = output.path.flatMap { $0 == "-" ? nil : $0 } ?? "standard output"
+            if let earlier = seen.updateValue(output.option, forKey: key(output.path)) {
+                throw .unwritable(
+                    path: name,
+                    detail: "\(earlier) and \(output.option) name the same file; give them different files")
+            }
+        }
+    }
+
     /// Device and inode of the regular file at `path` (nil: standard output), after links.
     static func regularFileIdentity(_ path: String?) -> [UInt64]? {
         var info = stat()

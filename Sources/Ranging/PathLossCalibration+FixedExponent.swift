@@ -34,7 +34,7 @@ extension PathLossCalibration {
             throw .implausibleFit(measuredPower: p0, exponent: exponent)
         }
         return CalibrationResult(
-            model: PathLossModel(measuredPower: p0, exponent: exponent, sigma: sigma),
+            model: PathLossModel(measuredPower: p0, exponent: exponent, sigma: max(sigma, PathLossModel.minimumSigma)),
             measuredPowerStandardError: standardError, exponentStandardError: 0, correlation: 0,
             count: m, inlierCount: m, distanceSpan: span, method: method, iterations: 0)
     }

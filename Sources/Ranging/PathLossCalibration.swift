@@ -154,7 +154,9 @@ public struct PathLossCalibration: Sendable, Hashable {
             inliers = keep
         }
 
-        let model = PathLossModel(measuredPower: beta.p0, exponent: beta.n, sigma: scale)
+        // σ no smaller than the floor every reader of the calibration applies.
+        let model = PathLossModel(
+            measuredPower: beta.p0, exponent: beta.n, sigma: max(scale, PathLossModel.minimumSigma))
         guard CalibrationResult.plausibleMeasuredPower.contains(beta.p0),
             CalibrationResult.plausibleExponent.contains(beta.n)
         else {

@@ -30,6 +30,13 @@ public struct PathLossModel: Sendable, Hashable, Codable {
     /// Shadowing σ assumed when none is calibrated, dB.
     public static let defaultSigma = 4.0
 
+    /// The smallest shadowing σ used, dB: 0.5. Calibrations write no less, and the engine raises
+    /// a smaller one (or `sampleSigma`) to it. A σ near 0 (noise-free or long-averaged survey
+    /// readings) makes each beacon's weight m/σ² enormous, so any real reading looks like an
+    /// outlier and the tracker refuses every epoch; RSSI is reported in whole dB or coarser,
+    /// so 0.5 dB is below any real scatter.
+    public static let minimumSigma = 0.5
+
     /// The slope constant 10 n / ln 10, dB per unit of ln d: RSSI(d) = P₀ − k ln d.
     @inlinable
     public var logSlope: Double { 10 * exponent / M_LN10 }

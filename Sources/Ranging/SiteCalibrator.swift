@@ -260,9 +260,8 @@ public struct SiteCalibrator: Sendable {
     /// deviations (± 24 dB around a plan's value, ± 9 dB around a survey's). Two would cut a real
     /// value: one kolakowski-flat anchor's survey fit is 17 dB above the generic −59 dBm.
     public static let measuredPowerLimitInSigmas = 3.0
-    /// The smallest σ a learned model takes, dB: 0.5. Noise-free or averaged readings would
-    /// otherwise give σ → 0, which makes every other beacon's reading look like an outlier.
-    public static let minimumSigma = 0.5
+    /// The smallest σ a learned model takes, dB: ``PathLossModel/minimumSigma``.
+    public static let minimumSigma = PathLossModel.minimumSigma
 
     /// The measured powers the prior allows (``measuredPowerLimitInSigmas`` around its mean).
     static func powerLimits(_ prior: PathLossPrior) -> ClosedRange<Double> {

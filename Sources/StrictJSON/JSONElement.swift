@@ -56,4 +56,15 @@ public struct JSONMembers: Sendable {
     public func required(_ key: String) throws(JSONError) -> JSONElement { JSONElement(try object.required(key)) }
     /// The member `key`, or nil when it is missing or `null`.
     public func optional(_ key: String) -> JSONElement? { object.optional(key).map(JSONElement.init) }
+
+    /// Throws ``JSONError/misspelledKey(path:key:suggestion:)`` for the first member (in key
+    /// order) that is not one of `known` but close to one of them (``JSONKeySpelling``); other
+    /// unknown keys are annotations and pass.
+    public func rejectMisspelledKeys(known: [String]) throws(JSONError) {
+        for key in keys {
+            if let suggestion = JSONKeySpelling.suggestion(for: key, known: known) {
+                throw .misspelledKey(path: object.node.path(for: key), key: key, suggestion: suggestion)
+            }
+        }
+    }
 }

@@ -21,6 +21,9 @@ public enum JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     case nonFinite(path: String, value: String)
     /// A UUID string does not parse.
     case malformedUUID(path: String, value: String)
+    /// A key the format does not know but that is close to one it does (see
+    /// ``JSONKeySpelling``): almost always a mistake that would drop a value without a word.
+    case misspelledKey(path: String, key: String, suggestion: String)
 
     /// The JSON path the error is about; empty for ``malformedJSON(detail:)`` and for the top
     /// level of the document.
@@ -28,7 +31,7 @@ public enum JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .malformedJSON: return ""
         case .missingKey(let p), .wrongType(let p, _, _), .outOfRange(let p, _, _), .nonFinite(let p, _),
-            .malformedUUID(let p, _):
+            .malformedUUID(let p, _), .misspelledKey(let p, _, _):
             return p
         }
     }
@@ -51,6 +54,10 @@ public enum JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedUUID(_, let value):
             return
                 "\(where_): \(value.quotedForMessage(limit: 60)) is not a UUID (expected 8-4-4-4-12 hexadecimal digits)"
+        case .misspelledKey(_, let key, let suggestion):
+            return
+                "\(where_): unknown key \(key.quotedForMessage(limit: 40)); did you mean \(suggestion.quotedForMessage())? "
+                + "(a misspelled key would be ignored)"
         }
     }
 }

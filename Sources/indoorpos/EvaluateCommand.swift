@@ -53,6 +53,7 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         try ToolErrors.run {
+            if let cdf { try OutputFile.refuseSameOutputs([("--cdf", cdf), ("--output", output)]) }
             let truthTable = try TrackTable.read(path: truth)
             var runs: [EvaluationRun] = []
             for (index, path) in fixes.enumerated() {

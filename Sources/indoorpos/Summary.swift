@@ -10,6 +10,7 @@ struct Summary {
         let counts = result.counts, statistics = result.statistics
         var text = "locate: \(counts.read) samples, \(statistics.accepted) used, \(statistics.reports) positions"
         if result.sorted { text += " (input sorted in memory: rows were not in time order)" }
+        text += result.unreported.map { "; " + $0 } ?? ""
         text +=
             result.skipped.isEmpty ? "; none skipped\n" : "; skipped " + result.skipped.joined(separator: ", ") + "\n"
         if !result.setApart.isEmpty {

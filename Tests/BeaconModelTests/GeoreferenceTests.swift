@@ -27,6 +27,18 @@ struct GeoreferenceTests {
         #expect(abs(x.latitude - (45 - 1000 / 111_132.95)) < 2e-7 && abs(x.longitude - 7) < 1e-12)
     }
 
+    @Test("near the antimeridian longitudes wrap into −180 ..< 180 and still round-trip")
+    func antimeridian() {
+        let g = Georeference(latitude: -16.5, longitude: 179.9995, bearing: 0)
+        for x in [-200.0, 0, 50, 200] {
+            let c = g.coordinate(x: x, y: 10)
+            #expect((-180..<180).contains(c.longitude), "x = \(x): \(c.longitude)")
+            let back = g.planPoint(longitude: c.longitude, latitude: c.latitude)
+            #expect(abs(back.x - x) < 1e-6 && abs(back.y - 10) < 1e-6)
+        }
+        #expect(g.coordinate(x: 200, y: 0).longitude < -179.99)
+    }
+
     @Test("plan → WGS 84 → plan gives the point back", arguments: [0.0, 30, -135, 359])
     func roundTrip(bearing: Double) {
         let g = Georeference(latitude: -33.86, longitude: 151.21, bearing: bearing)

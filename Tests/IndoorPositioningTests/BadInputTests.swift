@@ -164,3 +164,28 @@ struct BadInputTests {
         #expect(engine.statistics.late == 1)
     }
 }
+
+@Suite("Epochs without a report are counted")
+struct UnreportedEpochTests {
+    @Test(
+        "a phone that stops hearing its floor at once: the epochs of the floor rule's dwell are counted, and every epoch with samples is reported or counted"
+    )
+    func floorDwell() throws {
+        let (plan, all, _) = try EngineFloorTests.site(seed: 5, switchAt: 20, duration: 40)
+        // Floor 0's beacons only before 20 s, floor 1's only after.
+        let samples = all.filter { ($0.timestamp < 20) == ($0.identity.major == 0) }
+        var engine = try PositioningEngine(plan: plan)
+        var reports: [PositionReport] = []
+        for sample in samples {
+            _ = engine.push(sample)
+            reports += engine.pull()
+        }
+        reports += engine.finish()
+        let statistics = engine.statistics
+        #expect(statistics.epochsWithoutFix >= 1)
+        #expect(statistics.epochsWithoutReport == statistics.epochsWithoutFix + statistics.epochsRefused)
+        // One device, samples every 0.25 s from t = 0: the 1-s epochs are the whole seconds.
+        let epochs = Set(samples.map { Int($0.timestamp.rounded(.down)) }).count
+        #expect(reports.filter { $0.source != .predicted }.count + statistics.epochsWithoutReport == epochs)
+    }
+}

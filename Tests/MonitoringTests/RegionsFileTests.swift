@@ -21,6 +21,37 @@ struct RegionsFileTests {
         }
     }
 
+    @Test(
+        "a misspelled key names the key meant: enterRssi, enter_rssi, hysterisis, radious, minr, region",
+        arguments: [
+            (
+                #"{ "id": "a", "beacon": { "uuid": "UUID" }, "hysteresis": { "enterRssi": -70 } }"#,
+                "regions[0].hysteresis.enterRssi", "enterRSSI"
+            ),
+            (
+                #"{ "id": "a", "beacon": { "uuid": "UUID" }, "hysteresis": { "enter_rssi": -70 } }"#,
+                "regions[0].hysteresis.enter_rssi", "enterRSSI"
+            ),
+            (
+                #"{ "id": "a", "beacon": { "uuid": "UUID" }, "hysterisis": { "exitDelay": 5 } }"#,
+                "regions[0].hysterisis", "hysteresis"
+            ),
+            (
+                #"{ "id": "a", "circle": { "x": 1, "y": 2, "radius": 3, "radious": 4 } }"#,
+                "regions[0].circle.radious", "radius"
+            ),
+            (
+                #"{ "id": "a", "beacon": { "uuid": "UUID", "major": 1, "minr": 2 } }"#,
+                "regions[0].beacon.minr", "minor"
+            )
+        ])
+    func misspelledKeys(region: String, path: String, meant: String) {
+        let json = #"{ "regions": [ "# + region.replacingOccurrences(of: "UUID", with: Self.uuid) + " ] }"
+        let message = Self.message(json)
+        #expect(message.contains(path) && message.contains("did you mean \"\(meant)\""), "\(message)")
+        #expect(Self.message(#"{ "region": [] }"#).contains("did you mean \"regions\""))
+    }
+
     @Test("the example of the format reads, with wildcards, circle, zone, parent and hysteresis")
     func example() throws {
         let file = try Self.read(

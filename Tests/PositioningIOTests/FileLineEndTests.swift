@@ -95,6 +95,16 @@ struct FileLineEndTests {
         }
     }
 
+    @Test("a folder given as a CSV file is refused as a directory")
+    func directory() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("csv-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: FileError.unreadable(path: folder.path, detail: "it is a directory; give a CSV file")) {
+            _ = try CSVReader(path: folder.path)
+        }
+    }
+
     @Test("a column named twice in the header is an error naming it")
     func duplicateColumn() throws {
         let path = try Self.write("timestamp,rssi,RSSI\n1,-60,-61\n")
