@@ -58,6 +58,9 @@ struct EngineOptions: ParsableArguments {
     var motionModes = false
 
     func validate() throws {
+        if motionModes && tracker == .none {
+            throw ValidationError("--motion-modes are modes of the tracker; they need --tracker kalman")
+        }
         if deviceOffset != nil && deviceOffsetSigma != nil {
             throw ValidationError(
                 "--device-offset sets a known offset; it cannot be combined with --device-offset-sigma")

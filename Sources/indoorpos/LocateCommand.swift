@@ -80,6 +80,9 @@ struct LocateCommand: ParsableCommand {
             throw ValidationError("--idle-release must be a number of seconds, 0 or more, got \(idleRelease)")
         }
         if smooth && engine.tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
+        if reportMotion && !engine.motionModes {
+            throw ValidationError("--report-motion writes the motion-mode probabilities; it needs --motion-modes")
+        }
         if learnOnline && selfCalibrate {
             throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
         }
@@ -114,6 +117,13 @@ struct LocateCommand: ParsableCommand {
                 if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
             } else if let file {
                 models = file.models(for: floorPlan)
+            }
+            let smallest = min(models.values.map(\.sigma).min() ?? .infinity, engine.sampleSigma ?? .infinity)
+            if !quiet, smallest < PathLossModel.minimumSigma {
+                FileHandle.standardError.write(
+                    Data(
+                        "locate: note: a shadowing sigma of \(smallest) dB is raised to \(PathLossModel.minimumSigma) dB (the smallest the engine uses)\n"
+                            .utf8))
             }
             var writer: ReportWriter?
             let progress = Progress(enabled: !quiet, path: rssi)
