@@ -14,7 +14,9 @@ import Darwin
 /// ``failure``, later writes are dropped, and ``commit()`` throws it after removing the
 /// temporary file. An existing path that is not a regular file (`/dev/null`, a FIFO,
 /// `/dev/stdout`) is written in place, as there is no file to replace; a symbolic link to a
-/// regular file keeps its link and has its target replaced.
+/// regular file keeps its link and has its target replaced. An existing file keeps its mode; one
+/// that is read-only or may not be written is refused. SIGINT, SIGTERM and SIGHUP remove the
+/// temporary file before the process exits (see `PartialFiles`).
 public final class OutputFile {
     private let handle: FileHandle
     private let finalPath: String?
@@ -51,6 +53,22 @@ public final class OutputFile {
             return
         }
         let url = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        // An existing file keeps its mode, and one that may not be written is refused (root
+        // may write anything, so a file without any write bit counts as read-only too).
+        var existing = stat()
+        let exists = stat(url.path, &existing) == 0
+        if exists {
+            if existing.st_mode & 0o222 == 0 {
+                throw .unwritable(
+                    path: path,
+                    detail:
+                        "it is read-only (mode \(String(existing.st_mode & 0o777, radix: 8))); make it writable or write elsewhere"
+                )
+            }
+            if access(url.path, W_OK) != 0 {
+                throw .unwritable(path: path, detail: "you may not write it (\(String(cString: strerror(errno))))")
+            }
+        }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
             .path
@@ -60,9 +78,11 @@ public final class OutputFile {
             throw .unwritable(
                 path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
+        if exists { chmod(temporary, existing.st_mode & 0o7777) }
         self.handle = handle
         finalPath = url.path
         temporaryPath = temporary
+        PartialFiles.shared.register(temporary)
     }
 
     deinit {
@@ -129,6 +149,7 @@ public final class OutputFile {
         }
         finished = true
         guard let finalPath, let temporaryPath else { return }
+        defer { PartialFiles.shared.unregister(temporaryPath) }
         do {
             try handle.close()
         } catch {
@@ -150,6 +171,7 @@ public final class OutputFile {
         guard let temporaryPath else { return }
         try? handle.close()
         try? FileManager.default.removeItem(atPath: temporaryPath)
+        PartialFiles.shared.unregister(temporaryPath)
     }
 
     /// The type bits (`S_IFREG`, `S_IFCHR`, …) of what `path` names after following links, or

@@ -107,8 +107,11 @@ struct CalibrateCommand: ParsableCommand {
             if fromTraffic, let plan, let rssi {
                 let destination = try OutputFile(
                     path: output, notOverwriting: [plan, rssi] + (calibration.map { [$0] } ?? []))
+                // A piped input is copied first: learning reads it once per round.
+                let input = try SpooledInput(path: rssi)
+                defer { withExtendedLifetime(input) {} }
                 let learned = try SelfCalibration(
-                    plan: FloorPlan.load(path: plan), rssi: rssi, skipBadRows: skipBadRows,
+                    plan: FloorPlan.load(path: plan), rssi: input.path, skipBadRows: skipBadRows,
                     start: calibration.map(CalibrationFile.load(path:)),
                     settings: TrafficCalibration.Settings(maximumRounds: rounds, tolerance: tolerance))
                 destination.write(learned.file.jsonData())

@@ -97,6 +97,9 @@ struct LocateCommand: ParsableCommand {
         try ToolErrors.run {
             try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
             let floorPlan = try FloorPlan.load(path: plan)
+            // A piped input is copied first: grouping, smoothing and learning read it again.
+            let input = try SpooledInput(path: rssi)
+            defer { withExtendedLifetime(input) {} }
             if !quiet {
                 for warning in floorPlan.geometryWarnings() {
                     FileHandle.standardError.write(Data("locate: warning: \(plan): \(warning)\n".utf8))
@@ -111,7 +114,7 @@ struct LocateCommand: ParsableCommand {
                 var learning = configuration
                 learning.idleRelease = nil
                 let learned = try SelfCalibration(
-                    plan: floorPlan, rssi: rssi, skipBadRows: skipBadRows, start: file,
+                    plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, start: file,
                     configuration: learning)
                 models = learned.models
                 if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
@@ -126,12 +129,12 @@ struct LocateCommand: ParsableCommand {
                             .utf8))
             }
             var writer: ReportWriter?
-            let progress = Progress(enabled: !quiet, path: rssi)
+            let progress = Progress(enabled: !quiet, path: input.path)
             let locator = BatchLocator(
                 plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
                 skipBadRows: skipBadRows)
             let result = try locator.run(
-                path: rssi,
+                path: input.path,
                 hasDevices: { hasDevices in
                     // Opened once the input is readable, so a bad input leaves no output.
                     let out = try OutputFile(path: output)

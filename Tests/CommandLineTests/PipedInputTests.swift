@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// A piped input (`cat f.csv | indoorpos locate --rssi /dev/stdin`) gives what the file gives,
+/// also where the input is read twice (grouping by device, smoothing, learning from traffic).
+@Suite("Piped input", .serialized)
+struct PipedInputTests {
+    /// Runs `indoorpos` with `file`'s bytes piped to its standard input.
+    static func runPiped(_ arguments: [String], file: String) throws -> (status: Int32, stdout: String, stderr: String)
+    {
+        let process = Process()
+        process.executableURL = Tool.binary
+        process.arguments = arguments
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            input.fileHandleForWriting.write(data)
+            try? input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        group.wait()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    @Test(
+        "locate --rssi /dev/stdin (grouped by device, --smooth) and calibrate --from-traffic equal the file's output, and leave no copy behind"
+    )
+    func pipedEqualsFile() throws {
+        let plan = LocateCommandTests.plan, rssi = LocateCommandTests.rssi
+        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("indoorpos-input-") }
+        for extra in [[], ["--smooth"]] {
+            let direct = try Tool.run(["locate", "--plan", plan, "--rssi", rssi] + extra)
+            let piped = try Self.runPiped(["locate", "--plan", plan, "--rssi", "/dev/stdin"] + extra, file: rssi)
+            #expect(direct.status == 0 && piped.status == 0, "\(piped.stderr)")
+            #expect(!direct.stdout.isEmpty && piped.stdout == direct.stdout, "\(extra)")
+        }
+        let learned = try Tool.run(["calibrate", "--from-traffic", "--plan", plan, "--rssi", rssi])
+        let learnedPiped = try Self.runPiped(
+            ["calibrate", "--from-traffic", "--plan", plan, "--rssi", "/dev/stdin"], file: rssi)
+        #expect(learned.status == 0 && learnedPiped.status == 0, "\(learnedPiped.stderr)")
+        #expect(learnedPiped.stdout == learned.stdout)
+        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("indoorpos-input-") }
+        #expect(Set(after) == Set(before))
+    }
+}
