@@ -6,14 +6,14 @@ struct DeviceNames {
     private static let slots = 256
     private var cache: [String?] = Array(repeating: nil, count: DeviceNames.slots)
 
-    /// The name spelled by `bytes[range]`.
-    mutating func name(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    /// The name spelled by `bytes[range]`, or nil when they are not valid UTF-8.
+    mutating func name(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
         // FNV-1a over the bytes picks the slot.
         var hash: UInt32 = 2_166_136_261
         for index in range { hash = (hash ^ UInt32(bytes[index])) &* 16_777_619 }
         let slot = Int(hash % UInt32(Self.slots))
         if let known = cache[slot], Self.spells(known, bytes, range) { return known }
-        let made = String(decoding: bytes[range], as: UTF8.self)
+        guard let made = String(validating: bytes[range], as: UTF8.self) else { return nil }
         cache[slot] = made
         return made
     }

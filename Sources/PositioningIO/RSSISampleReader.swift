@@ -124,7 +124,15 @@ struct SampleStream {
         let identity = BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))
         var device: String?
         if let index = columns.device {
-            device = devices.name(rows.buffer, try rows.trimmedRange(index))
+            let range = try rows.trimmedRange(index)
+            guard let name = devices.name(rows.buffer, range) else {
+                // Decoding would replace the bad bytes, and two names differing only there
+                // would become one device.
+                throw .invalidValue(
+                    path: rows.path, line: rows.line, column: rows.header[index], value: rows.text(range),
+                    expected: "valid UTF-8 text (names differing only in invalid bytes would be merged)")
+            }
+            device = name
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
     }

@@ -95,6 +95,33 @@ struct FileLineEndTests {
         }
     }
 
+    @Test(
+        "device names with invalid UTF-8 bytes are an error naming the line, never merged; with skipBadRows the rows are skipped"
+    )
+    func invalidUTF8Device() throws {
+        var bytes = Array("timestamp,uuid,major,minor,rssi,device\n".utf8)
+        for (t, tail) in [(0, [UInt8](arrayLiteral: 0x70, 0x68, 0xFF)), (1, [0x70, 0x68, 0xFE]), (2, Array("ok".utf8))]
+        {
+            bytes += Array("\(t),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70,".utf8) + tail + [0x0A]
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("utf8-\(UUID().uuidString).csv").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let strict = try RSSISampleReader(path: path)
+        #expect {
+            _ = try strict.next()
+        } throws: { error in
+            guard let error = error as? FileError, case .invalidValue(_, let line, let column, _, let expected) = error
+            else { return false }
+            return line == 2 && column == "device" && expected.hasPrefix("valid UTF-8")
+        }
+        let lenient = try RSSISampleReader(path: path, skipBadRows: true)
+        var devices: [String?] = []
+        while let sample = try lenient.next() { devices.append(sample.device) }
+        #expect(devices == ["ok"])
+        #expect(lenient.counts.badRows == 2)
+    }
+
     @Test("a folder given as a CSV file is refused as a directory")
     func directory() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("csv-folder-\(UUID().uuidString)")
