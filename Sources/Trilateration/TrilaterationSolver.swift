@@ -184,7 +184,6 @@ public struct TrilaterationSolver: Sendable {
             let spent = run.iterations + other.iterations
             if other.cost < run.cost { run = other }
             run.iterations = spent
-            theta = run.theta
         }
         theta = run.theta
         var iterations = run.iterations
@@ -354,15 +353,15 @@ public struct TrilaterationSolver: Sendable {
 
     // MARK: Fallback
 
-    /// The weighted centroid (weights 1/d̂²) with the covariance of the mixture of the
-    /// beacons' range shells: Σ vᵢ [(bᵢ − c)(bᵢ − c)ᵀ + (rᵢ² + σ_dᵢ²)/k I]/Σ vᵢ, rᵢ the range in the
-    /// k estimated dimensions.
     /// The active beacons' positions weighted by 1/d̂ᵢ² (d̂ᵢ the median range): for beacons
     /// with one model, weights in received power 10^(RSSI/10) when n = 2.
-    func weightedCentroid() -> SIMD3<Double> {
+    func weightedCentroid() -> SIMD3<Double> { centroid(of: workspace.active) }
+
+    /// The positions of the beacons `indices` weighted by 1/d̂ᵢ².
+    func centroid(of indices: [Int]) -> SIMD3<Double> {
         var total = 0.0
         var c = SIMD3<Double>.zero
-        for i in workspace.active {
+        for i in indices {
             let d = max(workspace.terms[i].range, 0.1)
             let v = 1 / (d * d)
             c += v * workspace.terms[i].position
@@ -384,23 +383,20 @@ public struct TrilaterationSolver: Sendable {
             }
             workspace.nearest.append(best)
         }
-        var total = 0.0
-        var c = SIMD3<Double>.zero
-        for i in workspace.nearest {
-            let d = max(workspace.terms[i].range, 0.1)
-            c += (1 / (d * d)) * workspace.terms[i].position
-            total += 1 / (d * d)
-        }
-        c /= total
-        var spread = 0.0
+        let c = centroid(of: workspace.nearest)
+        var total = 0.0, spread = 0.0
         for i in workspace.nearest {
             let d = max(workspace.terms[i].range, 0.1)
             let e = workspace.terms[i].position - c
-            spread += (1 / (d * d)) / total * (e.x * e.x + e.y * e.y)
+            total += 1 / (d * d)
+            spread += (1 / (d * d)) * (e.x * e.x + e.y * e.y)
         }
-        return (c, spread.squareRoot())
+        return (c, (spread / total).squareRoot())
     }
 
+    /// The weighted centroid (weights 1/d̂²) with the covariance of the mixture of the
+    /// beacons' range shells: Σ vᵢ [(bᵢ − c)(bᵢ − c)ᵀ + (rᵢ² + σ_dᵢ²)/k I]/Σ vᵢ, rᵢ the range in the
+    /// k estimated dimensions.
     mutating func fallback(_ reason: FallbackReason, subspace: Subspace, into fix: inout Fix) {
         let planar = subspace.order == 2 && subspace.b2 == .zero && subspace.b0 == SIMD3(1, 0, 0)
         var total = 0.0

@@ -71,6 +71,11 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup var outputOption: OutputOption
 
+    @Option(
+        name: .long,
+        help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's (as for 'locate').")
+    var calibration: String?
+
     @OptionGroup(title: "Positioning (circles and zones)") var engine: EngineOptions
 
     var plan: String { planOption.plan }
@@ -102,8 +107,10 @@ struct MonitorCommand: ParsableCommand {
 
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
+            try OutputFile.refuseOverwriting(output, inputs: [plan, regions, rssi] + (calibration.map { [$0] } ?? []))
+            let models = try calibration.map(CalibrationFile.load(path:))?.models(for: floorPlan) ?? [:]
             var engine = try PositioningEngine(
-                plan: floorPlan, configuration: self.engine.configuration(recordsHistory: false))
+                plan: floorPlan, calibration: models, configuration: self.engine.configuration(recordsHistory: false))
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
             var all: [RSSISample] = []
@@ -116,7 +123,9 @@ struct MonitorCommand: ParsableCommand {
             replay.observe(engine.finish(), setApart: engine)
 
             let writer = EventWriter(
-                output: try OutputFile(path: output, notOverwriting: [plan, regions, rssi]), format: format,
+                output: try OutputFile(
+                    path: output, notOverwriting: [plan, regions, rssi] + (calibration.map { [$0] } ?? [])),
+                format: format,
                 includeDevice: reader.hasDevices,
                 includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
             for (device, event) in replay.events { writer.write(event, device: device) }
