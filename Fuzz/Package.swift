@@ -28,6 +28,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "PositioningIO", package: "IndoorPositioning")],
             swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
         .executableTarget(
+            name: "FuzzCSVFile",
+            dependencies: ["FuzzSupport", .product(name: "PositioningIO", package: "IndoorPositioning")],
+            swiftSettings: fuzzTarget, linkerSettings: fuzzLink),
+        .executableTarget(
             name: "FuzzCalibrationCSV",
             dependencies: ["FuzzSupport", .product(name: "PositioningIO", package: "IndoorPositioning")],
             swiftSettings: fuzzTarget, linkerSettings: fuzzLink),

@@ -8,7 +8,7 @@
 # (number of executions, coverage); exit status non-zero when an input broke a promise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets="FuzzFloorPlan FuzzRSSICSV FuzzCalibrationCSV FuzzCalibrationJSON FuzzRegions FuzzSolver FuzzTracker FuzzTrackerBank FuzzEngine"
+targets="FuzzFloorPlan FuzzRSSICSV FuzzCSVFile FuzzCalibrationCSV FuzzCalibrationJSON FuzzRegions FuzzSolver FuzzTracker FuzzTrackerBank FuzzEngine"
 if [[ "${1:-}" == list ]]; then echo "$targets" | tr ' ' '\n'; exit 0; fi
 target=${1:?usage: Scripts/fuzz.sh TARGET SECONDS [libFuzzer options...] (Scripts/fuzz.sh list)}
 seconds=${2:?usage: Scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]}

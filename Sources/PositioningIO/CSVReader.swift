@@ -28,8 +28,9 @@ public final class CSVReader {
         rows = try CSVRows(path: path)
     }
 
-    /// Opens `path` reading `blockSize` bytes at a time (tests move the block boundaries).
-    init(path: String, blockSize: Int) throws(FileError) {
+    /// Opens `path` reading `blockSize` bytes at a time (default 256 KiB). The rows are the
+    /// same for every block size; tests and the fuzzer move the block boundaries with it.
+    public init(path: String, blockSize: Int) throws(FileError) {
         rows = try CSVRows(path: path, blockSize: blockSize)
     }
 
