@@ -17,9 +17,8 @@ struct BeaconTable: Sendable {
             floors[floor.level] = floor
             for beacon in floor.beacons {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
-                var model = calibration[beacon.identity] ?? PathLossModel(resolved)
-                if let sampleSigma { model.sigma = sampleSigma }
-                model.sigma = max(model.sigma, PathLossModel.minimumSigma)
+                let model = Self.inForce(
+                    calibration[beacon.identity] ?? PathLossModel(resolved), sampleSigma: sampleSigma)
                 entries.append(Entry(beacon: resolved, model: model))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
@@ -88,10 +87,16 @@ struct BeaconTable: Sendable {
     /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
     /// any, still wins).
     mutating func setModel(_ model: PathLossModel, slot: Int) {
+        entries[slot].model = Self.inForce(model, sampleSigma: sampleSigma)
+    }
+
+    /// `model` as the engine uses it: σ replaced by the configured sample σ when set, and no
+    /// smaller than `PathLossModel.minimumSigma`.
+    private static func inForce(_ model: PathLossModel, sampleSigma: Double?) -> PathLossModel {
         var model = model
         if let sampleSigma { model.sigma = sampleSigma }
         model.sigma = max(model.sigma, PathLossModel.minimumSigma)
-        entries[slot].model = model
+        return model
     }
 
     var count: Int { entries.count }
