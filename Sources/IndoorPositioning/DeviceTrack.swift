@@ -38,6 +38,13 @@ struct DeviceTrack: Sendable {
     /// stay large). Per device, so that devices stay independent of each other.
     private var fit: BeaconConsistency
     private var zones = ZoneHysteresis()
+    /// Reports waiting out the lag (``PositioningEngine/Configuration/lag``), oldest first; the
+    /// tracked ones are refined after every epoch of their track.
+    private var held: [PositionReport] = []
+    /// One epoch's causal reports on their way into `held` (reused).
+    private var fresh: [PositionReport] = []
+    /// The zone rule applied to reports as they leave the lag (`zones` decides at epoch time).
+    private var lagZones = ZoneHysteresis()
 
     init(device: String?, levels: [Int], epoch: Double, floor: FloorEstimator.Configuration) throws(PositioningError) {
         let beaconCount = levels.count
@@ -69,7 +76,7 @@ struct DeviceTrack: Sendable {
         return true
     }
 
-    /// Closes every open epoch (end of input).
+    /// Closes every open epoch (end of input) and releases every report still held by the lag.
     mutating func flush(context: inout EpochContext, into reports: inout [PositionReport]) {
         while let start = grid.start, !pending.isEmpty {
             closeEpoch(end: start + grid.length, context: &context, into: &reports)
@@ -80,6 +87,7 @@ struct DeviceTrack: Sendable {
                 break
             }
         }
+        release(upTo: .infinity, context: context, into: &reports)
     }
 
     /// The smoothed estimates of every track of this device (RTS over each recorded history),
@@ -100,7 +108,35 @@ struct DeviceTrack: Sendable {
 
     // MARK: Closing an epoch
 
-    private mutating func closeEpoch(end: Double, context: inout EpochContext, into reports: inout [PositionReport]) {
+    /// Closes the epoch ending at `end`; true when it gave a report. With a lag the report is
+    /// held (see ``PositioningEngine/Configuration/lag``): every held tracked report is refined
+    /// by the track's fixed-lag smoother, and those at or before `end − lag` are released.
+    @discardableResult
+    private mutating func closeEpoch(
+        end: Double, context: inout EpochContext, into reports: inout [PositionReport]
+    ) -> Bool {
+        let lag = context.configuration.lag
+        guard lag > 0 else {
+            let before = reports.count
+            closeCausalEpoch(end: end, context: &context, into: &reports)
+            return reports.count > before
+        }
+        var buffer = fresh
+        fresh = []
+        buffer.removeAll(keepingCapacity: true)
+        closeCausalEpoch(end: end, context: &context, into: &buffer)
+        let produced = !buffer.isEmpty
+        held.append(contentsOf: buffer)
+        fresh = buffer
+        refineHeld(context: context)
+        release(upTo: end - lag, context: context, into: &reports)
+        return produced
+    }
+
+    /// The causal part of closing an epoch: its report (if any) as soon as the epoch closes.
+    private mutating func closeCausalEpoch(
+        end: Double, context: inout EpochContext, into reports: inout [PositionReport]
+    ) {
         grid.markClosed()
         // Take this epoch's samples in a canonical order (time, then beacon, then RSSI), so that
         // the result does not depend on the order of samples with equal timestamps; later ones
@@ -128,6 +164,10 @@ struct DeviceTrack: Sendable {
         guard solveFix(level: level, offset: offset, context: &context) else {
             context.statistics.epochsWithoutFix += 1
             return
+        }
+        if fix.status.isDetermined, fix.degreesOfFreedom > 0, fix.chiSquare.isFinite {
+            context.statistics.fitChiSquare += fix.chiSquare
+            context.statistics.fitDegreesOfFreedom += fix.degreesOfFreedom
         }
         let configuration = context.configuration
         if configuration.tracking == .none {
@@ -408,10 +448,12 @@ extension DeviceTrack {
         while limit >= start + epoch {
             let end = start + epoch
             guard end > start else { break }  // beyond Double's resolution of the grid
-            let before = reports.count
-            if pending.contains(where: { $0.time < end }) { closeEpoch(end: end, context: &context, into: &reports) }
+            var reported = false
+            if pending.contains(where: { $0.time < end }) {
+                reported = closeEpoch(end: end, context: &context, into: &reports)
+            }
             grid.markClosed()
-            if reports.count == before, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
+            if !reported, predicting, let tracker, let estimate = try? tracker.estimate(at: end),
                 let level = tracker.level ?? self.level, let floor = context.beacons.floors[level]
             {
                 // At the cap the track coasts no further: one capped prediction is reported (the
@@ -421,15 +463,16 @@ extension DeviceTrack {
                 if let previous = try? tracker.estimate(at: start), capped(previous) {
                     predicting = false
                 } else {
-                    reports.append(
-                        PositionReport(
-                            timestamp: end, device: device,
-                            position: context.geometry.position(estimate.position, onLevel: level),
-                            level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                            zone: zones.update(
-                                time: end, position: estimate.position, accuracy: estimate.accuracy,
-                                floor: floor),
-                            source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset))
+                    let predicted = PositionReport(
+                        timestamp: end, device: device,
+                        position: context.geometry.position(estimate.position, onLevel: level),
+                        level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
+                        zone: zones.update(
+                            time: end, position: estimate.position, accuracy: estimate.accuracy,
+                            floor: floor),
+                        source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
+                    if context.configuration.lag > 0 { held.append(predicted) } else { reports.append(predicted) }
+
                     predicting = !capped(estimate)
                 }
             }
@@ -439,5 +482,64 @@ extension DeviceTrack {
             let next = predicting ? end : min(pending.lazy.map(\.time).min() ?? limit, limit)
             start = grid.afterClock(end: end, next: next, skipping: !predicting)
         }
+        let lag = context.configuration.lag
+        if lag > 0 { release(upTo: limit - lag, context: context, into: &reports) }
+    }
+}
+
+// MARK: Fixed-lag smoothing
+
+extension DeviceTrack {
+    /// Replaces each held report of the current track by its smoothed estimate over the
+    /// track's recorded window (``TrackerBank/smoothedWindow()``), then lets the track forget
+    /// the steps that no held report needs, so that memory and work stay within the lag.
+    fileprivate mutating func refineHeld(context: EpochContext) {
+        guard var current = tracker else { return }
+        // Mutated away from `tracker` so that its storage stays uniquely referenced.
+        tracker = nil
+        defer { tracker = current }
+        if let estimates = try? current.smoothedWindow() {
+            var e = 0
+            for i in held.indices where held[i].source == .tracked || held[i].source == .smoothed {
+                // Both are in time order: the step at this report's time, if the track has it.
+                while e < estimates.count, estimates[e].time < held[i].timestamp { e += 1 }
+                guard e < estimates.count, estimates[e].time == held[i].timestamp,
+                    estimates[e].level == nil || estimates[e].level == held[i].level
+                else { continue }
+                let estimate = estimates[e]
+                held[i].position = context.geometry.position(estimate.position, onLevel: held[i].level)
+                held[i].covariance = estimate.horizontalCovariance
+                held[i].velocity = estimate.velocity
+                held[i].source = .smoothed
+            }
+        }
+        let oldest = held.first { $0.source == .tracked || $0.source == .smoothed }?.timestamp
+        current.discardHistory(before: min(oldest ?? current.time, current.time))
+    }
+
+    /// What the lag keeps of this device: held reports and the current track's recorded steps
+    /// (the largest member's); both stay within the window's epochs.
+    var lagWindow: (reports: Int, steps: Int) {
+        (held.count, tracker?.histories.map(\.count).max() ?? 0)
+    }
+
+    /// Hands the held reports stamped at or before `time` to `reports`, oldest first, each with
+    /// its zone decided on its final position.
+    fileprivate mutating func release(
+        upTo time: Double, context: EpochContext, into reports: inout [PositionReport]
+    ) {
+        var count = 0
+        while count < held.count, held[count].timestamp <= time { count += 1 }
+        guard count > 0 else { return }
+        for i in 0..<count {
+            var report = held[i]
+            if let floor = context.beacons.floors[report.level] {
+                report.zone = lagZones.update(
+                    time: report.timestamp, position: report.position.planar, accuracy: report.accuracy,
+                    floor: floor)
+            }
+            reports.append(report)
+        }
+        held.removeFirst(count)
     }
 }

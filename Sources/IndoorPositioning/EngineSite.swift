@@ -15,7 +15,8 @@ struct EngineSite: Sendable {
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
         var tracker = configuration.tracker
-        tracker.recordsHistory = configuration.recordsHistory
+        // Fixed-lag smoothing records the steps of its window (and discards older ones).
+        tracker.recordsHistory = configuration.recordsHistory || configuration.lag > 0
         let deviceOffset =
             configuration.deviceOffset
             ?? DeviceOffsetModel(

@@ -11,7 +11,8 @@ public struct PositionReport: Sendable, Hashable {
     public enum Source: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
         /// The tracker's estimate after the epoch's samples (the default pipeline).
         case tracked
-        /// The Rauch–Tung–Striebel smoothed estimate (batch only).
+        /// The Rauch–Tung–Striebel smoothed estimate: over the whole batch
+        /// (``PositioningEngine/smooth(_:)``), or over a fixed lag (``PositioningEngine/Configuration/lag``).
         case smoothed
         /// A snapshot fix from this epoch's samples alone (no tracker).
         case fix

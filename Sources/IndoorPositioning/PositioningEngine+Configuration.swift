@@ -86,6 +86,14 @@ extension PositioningEngine {
         /// starts a new track. Default nil: devices are kept until ``PositioningEngine/finish()``.
         /// Ignored while ``recordsHistory`` is on (the smoother needs every track).
         public var idleRelease: Double? = nil
+        /// Fixed-lag smoothing, seconds (Kalman tracking only): each report for time t is held
+        /// until the device's input has reached t + lag, and refined meanwhile by every later
+        /// epoch (a Rauch–Tung–Striebel pass over the steps of the window, the same pass as
+        /// ``PositioningEngine/smooth(_:)``; such reports have source
+        /// ``PositionReport/Source/smoothed``). Memory and work per device stay bounded by the
+        /// window's epochs. Default 0: reports as soon as their epoch closes, unchanged (the
+        /// causal output). Zones are decided on the refined positions.
+        public var lag: Double = 0
 
         /// Settings with the documented defaults.
         public init(
@@ -124,6 +132,12 @@ extension PositioningEngine {
                 throw .invalidConfiguration("sampleSigma must be in (0, 30] dB, got \(sampleSigma)")
             }
             try learning?.validate()
+            guard lag.isFinite, lag >= 0, lag <= 3600 else {
+                throw .invalidConfiguration("lag must be between 0 and 3600 s, got \(lag)")
+            }
+            if lag > 0 && tracking == .none {
+                throw .invalidConfiguration("lag refines tracked positions; it needs Kalman tracking")
+            }
             if let idleRelease, !(idleRelease.isFinite && idleRelease > 0) {
                 throw .invalidConfiguration("idleRelease must be a positive number of seconds, got \(idleRelease)")
             }
@@ -164,6 +178,18 @@ extension PositioningEngine {
         /// Epochs with samples that gave no report because the tracker refused them and their
         /// fix was not determined (a fallback fix does not stand in for a refused track).
         public var epochsRefused = 0
+        /// Σ χ² of the determined fixes that had degrees of freedom (``Fix/chiSquare``).
+        public var fitChiSquare = 0.0
+        /// Σ degrees of freedom of the same fixes (``Fix/degreesOfFreedom``).
+        public var fitDegreesOfFreedom = 0
+
+        /// The a-posteriori variance factor σ̂₀² = Σχ² / Σdof of the fixes so far: about 1 when
+        /// the path-loss models describe the site as well as their σ says, larger when walls,
+        /// bodies or wrong values make the readings scatter more; nil before any fix had
+        /// degrees of freedom.
+        public var varianceFactor: Double? {
+            fitDegreesOfFreedom > 0 ? fitChiSquare / Double(fitDegreesOfFreedom) : nil
+        }
 
         /// Epochs with samples that gave no report, for any reason: every epoch with samples is
         /// either reported or counted here.

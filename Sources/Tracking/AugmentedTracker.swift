@@ -311,6 +311,14 @@ public struct AugmentedTracker: Sendable {
                 state: state, covariance: covariance, startsSegment: startsSegment || history.isEmpty, level: level))
     }
 
+    /// Forgets the recorded steps before `time`, seconds (fixed-lag smoothing keeps only the
+    /// steps of its window; the first step kept is smoothed without a predecessor, as the first
+    /// step of a track is). Does not allocate.
+    public mutating func discardHistory(before time: Double) {
+        let stale = history.firstIndex { $0.time >= time } ?? history.count
+        if stale > 0 { history.removeFirst(stale) }
+    }
+
     /// Marks the current state as the start of a segment in the history.
     private mutating func markSegmentStart() {
         guard configuration.recordsHistory else { return }

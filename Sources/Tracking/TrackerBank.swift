@@ -187,12 +187,37 @@ public struct TrackerBank: Sendable {
         guard let best = totalLogEvidence.indices.max(by: { totalLogEvidence[$0] < totalLogEvidence[$1] }),
             histories.count == totalLogEvidence.count
         else { throw .emptyHistory }
-        let reference = histories[best]
+        return try mix(
+            histories, reference: best,
+            weights: totalLogEvidence.map { Foundation.exp($0 - totalLogEvidence[best]) })
+    }
+
+    /// Fixed-lag smoothing: the smoothed estimates of the steps still recorded (see
+    /// ``discardHistory(before:)``), oldest first. Each member's window is smoothed backwards
+    /// from its newest step by the same ``AugmentedSmoother`` pass as a whole batch, and the
+    /// members are mixed with their current weights (the evidence up to the newest step).
+    /// - Throws: `emptyHistory` when nothing is recorded.
+    public func smoothedWindow() throws(TrackingError) -> [TrackEstimate] {
+        try Self.mix(members.map(\.history), reference: leader, weights: weights)
+    }
+
+    /// Forgets every member's recorded steps before `time`, seconds: what bounds the memory and
+    /// the work of fixed-lag smoothing.
+    public mutating func discardHistory(before time: Double) {
+        for k in members.indices { members[k].discardHistory(before: time) }
+    }
+
+    /// Each member's history smoothed, then mixed with `weights` (relative, any scale); members
+    /// whose steps do not line up with member `reference`'s are left out.
+    private static func mix(
+        _ histories: [[AugmentedStep]], reference: Int, weights relative: [Double]
+    ) throws(TrackingError) -> [TrackEstimate] {
+        let times = histories[reference].map(\.time)
         var tracks: [[TrackEstimate]] = []
         var weights: [Double] = []
-        for k in histories.indices where histories[k].map(\.time) == reference.map(\.time) {
+        for k in histories.indices where histories[k].map(\.time) == times {
             tracks.append(try AugmentedSmoother().smooth(histories[k]))
-            weights.append(Foundation.exp(totalLogEvidence[k] - totalLogEvidence[best]))
+            weights.append(relative[k])
         }
         let sum = weights.reduce(0, +)
         var result = tracks[0]

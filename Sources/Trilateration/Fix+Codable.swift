@@ -1,13 +1,15 @@
 import BeaconModel
 import LinearAlgebra
 
-/// `Codable` with every stored property under its own name. ``Fix/gdop`` is left out when it
+/// `Codable` with every stored property under its own name (``Fix/chiSquare`` and
+/// ``Fix/degreesOfFreedom`` only when there are degrees of freedom). ``Fix/gdop`` is left out when it
 /// is infinite (JSON has no infinity; a fallback's geometry determines nothing) and read back
 /// as `.infinity` when missing.
 extension Fix: Codable {
     private enum CodingKeys: String, CodingKey {
         case position, level, covariance, accuracy, ellipse, residualRMS, gdop, usedBeacons, rejectedBeacons
-        case iterations, status, constrainedToOutline, commonOffset, commonOffsetVariance
+        case iterations, status, constrainedToOutline, commonOffset, commonOffsetVariance, chiSquare
+        case degreesOfFreedom
     }
 
     public init(from decoder: any Decoder) throws {
@@ -27,6 +29,8 @@ extension Fix: Codable {
         constrainedToOutline = try c.decode(Bool.self, forKey: .constrainedToOutline)
         commonOffset = try c.decodeIfPresent(Double.self, forKey: .commonOffset) ?? 0
         commonOffsetVariance = try c.decodeIfPresent(Double.self, forKey: .commonOffsetVariance) ?? 0
+        chiSquare = try c.decodeIfPresent(Double.self, forKey: .chiSquare) ?? 0
+        degreesOfFreedom = try c.decodeIfPresent(Int.self, forKey: .degreesOfFreedom) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,6 +51,10 @@ extension Fix: Codable {
         if commonOffsetVariance > 0 {
             try c.encode(commonOffset, forKey: .commonOffset)
             try c.encode(commonOffsetVariance, forKey: .commonOffsetVariance)
+        }
+        if degreesOfFreedom > 0 {
+            try c.encode(chiSquare, forKey: .chiSquare)
+            try c.encode(degreesOfFreedom, forKey: .degreesOfFreedom)
         }
     }
 }

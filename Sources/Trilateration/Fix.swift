@@ -42,6 +42,15 @@ public struct Fix: Sendable, Hashable {
     /// The variance of ``commonOffset``, dB², with the position unknown as well; 0 when it was
     /// not estimated.
     public var commonOffsetVariance: Double = 0
+    /// The weighted residual sum of squares χ² = Σ wᵢ rᵢ² of the beacons used (wᵢ = mᵢ/σᵢ²
+    /// for maximum likelihood, 1/σ_dᵢ² for range least squares; the common offset and the
+    /// centroid prior taken out), at the position reported; 0 for a fallback.
+    public var chiSquare: Double = 0
+    /// The degrees of freedom of ``chiSquare``: beacons used minus the coordinates estimated
+    /// minus one for a common offset; 0 when the beacons leave none (or for a fallback). With
+    /// the model right, χ²/dof is about 1; its pooled value is the a-posteriori variance factor
+    /// (see `PositioningEngine.Statistics.varianceFactor`).
+    public var degreesOfFreedom: Int = 0
 
     /// An empty fix to be filled by ``TrilaterationSolver/solve(_:into:)``; its status is
     /// ``FallbackReason/unsolved``.

@@ -401,6 +401,20 @@ extension TrilaterationSolver {
         return (sum / Double(max(workspace.active.count, 1))).squareRoot()
     }
 
+    /// Σ wᵢ rᵢ² over the active beacons at the last evaluated point (the stored residuals, the
+    /// common offset already taken out), without the priors' terms: the fix's χ².
+    func weightedResidualSquares() -> Double {
+        let offset = workspace.currentSlot * workspace.terms.count
+        let likelihood = configuration.estimator == .maximumLikelihood
+        var sum = 0.0
+        for j in 0..<workspace.active.count {
+            let term = workspace.terms[workspace.active[j]]
+            let r = workspace.residual[offset + j]
+            sum += (likelihood ? term.weight : term.rangeWeight) * r * r
+        }
+        return sum
+    }
+
     /// B F⁻¹ Bᵀ with F the Fisher information (JᵀWJ at the solution): the hand inverse, or
     /// LAPACK `dpotrf`/`dpotri` for the LAPACK solvers.
     mutating func positionCovariance(_ sub: Subspace, fisher: SmallSymmetricMatrix) -> PositionCovariance {

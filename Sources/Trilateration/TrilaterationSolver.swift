@@ -59,6 +59,8 @@ public struct TrilaterationSolver: Sendable {
         fix.constrainedToOutline = false
         fix.commonOffset = 0
         fix.commonOffsetVariance = 0
+        fix.chiSquare = 0
+        fix.degreesOfFreedom = 0
         workspace.offsetPriorPrecision = 0
         if configuration.estimator == .maximumLikelihood, let tau = configuration.commonOffsetSigma {
             workspace.offsetPriorPrecision = 1 / (tau * tau)
@@ -246,6 +248,14 @@ public struct TrilaterationSolver: Sendable {
         fix.covariance = covariance
         fix.accuracy = covariance.horizontalRadius
         fix.ellipse = ellipse(of: covariance)
+        if rank == subspace.order {
+            // Residuals at the reported point (the better of two starts may not be the last
+            // one evaluated).
+            _ = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot)
+            fix.chiSquare = weightedResidualSquares()
+            let offsetParameters = workspace.offsetPriorPrecision > 0 ? 1 : 0
+            fix.degreesOfFreedom = max(workspace.active.count - rank - offsetParameters, 0)
+        }
     }
 
     /// The subspace spanned by the directions the beacons determine (eigenvectors of their

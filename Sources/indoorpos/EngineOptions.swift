@@ -57,7 +57,17 @@ struct EngineOptions: ParsableArguments {
     )
     var motionModes = false
 
+    @Option(
+        name: .long,
+        help:
+            "Write each position this many seconds late, refined by the samples in between (fixed-lag smoothing: a steadier, more accurate dot for a short delay; needs --tracker kalman). Default 0: as soon as its epoch closes."
+    )
+    var lag: Double = 0
+
     func validate() throws {
+        if lag != 0 && tracker == .none {
+            throw ValidationError("--lag refines the tracked positions; it needs --tracker kalman")
+        }
         if motionModes && tracker == .none {
             throw ValidationError("--motion-modes are modes of the tracker; they need --tracker kalman")
         }
@@ -81,6 +91,7 @@ struct EngineOptions: ParsableArguments {
         if motionModes { configuration.tracker.motionModes = MotionModes() }
         configuration.deviceOffset = offsetModel
         configuration.shadowing = shadowingModel
+        configuration.lag = lag
         return configuration
     }
 

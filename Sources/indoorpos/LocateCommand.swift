@@ -80,6 +80,10 @@ struct LocateCommand: ParsableCommand {
             throw ValidationError("--idle-release must be a number of seconds, 0 or more, got \(idleRelease)")
         }
         if smooth && engine.tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
+        if smooth && engine.lag > 0 {
+            throw ValidationError(
+                "--smooth already uses every later sample; --lag is for output that cannot wait for the end")
+        }
         if reportMotion && !engine.motionModes {
             throw ValidationError("--report-motion writes the motion-mode probabilities; it needs --motion-modes")
         }
