@@ -1,30 +1,47 @@
 #!/usr/bin/env python3
 """Steadiness of a track: how far the drawn dot moves from fix to fix compared with the truth.
 
-For each device, consecutive fixes no more than --max-step-gap seconds apart whose timestamps both
-lie inside the truth (linear interpolation, as evaluate.py) form a step. Prints the median fix-to-fix
-step, the median true step over the same intervals, and the path-length ratio (sum of fix steps over
-sum of true steps, pooled over devices).
-  usage: steadiness.py FIXES.csv TRUTH.csv [--markdown LABEL]
+For each device, consecutive fixes at most --max-step-gap seconds apart that are both scored by
+evaluate.py's rules (inside the truth's span, not inside a truth gap longer than --max-truth-gap
+unless the position holds over it) form a step: the distance between the two fixes beside the
+distance between the truth at the same two times. Prints the median fix-to-fix step, the median
+true step, the path-length ratio (sum of fix steps over sum of true steps, pooled over devices)
+and the dot's mean speed over the steps in which the truth moved slower than 0.05 m/s.
+`indoorpos evaluate` prints the same figures (Sources/Evaluation/Steadiness.swift).
+  usage: steadiness.py FIXES.csv TRUTH.csv [--markdown LABEL] [--json]
 """
 import argparse
-import csv
+import json
+import os
 import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference"))
+import evaluate  # noqa: E402  (the reference scorer: its truth coverage and interpolation)
 
-def read(path: str):
-    tracks: dict[str, list[tuple[float, float, float]]] = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            device = row.get("device", "") or ""
-            try:
-                t, x, y = float(row["timestamp"]), float(row["x"]), float(row["y"])
-            except (KeyError, ValueError):
-                continue
-            tracks.setdefault(device, []).append((t, x, y))
-    return {d: np.array(sorted(v)) for d, v in tracks.items()}
+STILL_SPEED = 0.05
+
+
+def steps(fixes, truth, truth_has_devices: bool, max_step_gap: float, max_truth_gap: float):
+    """Arrays (fix step, true step, interval) pooled over devices."""
+    drawn, true, interval = [], [], []
+    shared = None if truth_has_devices else next(iter(truth.values()))
+    for device in sorted(fixes):
+        reference = shared if shared is not None else truth.get(device)
+        track = fixes[device]
+        if reference is None:
+            continue
+        t = track["timestamp"]
+        ok = evaluate.inside_truth(reference, t, max_truth_gap)
+        at = evaluate.interpolate(reference, t)
+        for k in range(1, len(t)):
+            dt = t[k] - t[k - 1]
+            if ok[k] and ok[k - 1] and 0 < dt <= max_step_gap:
+                drawn.append(np.hypot(track["x"][k] - track["x"][k - 1], track["y"][k] - track["y"][k - 1]))
+                true.append(np.hypot(at["x"][k] - at["x"][k - 1], at["y"][k] - at["y"][k - 1]))
+                interval.append(dt)
+    return np.array(drawn), np.array(true), np.array(interval)
 
 
 def main() -> int:
@@ -32,38 +49,31 @@ def main() -> int:
     parser.add_argument("fixes")
     parser.add_argument("truth")
     parser.add_argument("--markdown", metavar="LABEL")
+    parser.add_argument("--json", action="store_true", help="the figures as JSON (as evaluate --format json)")
     parser.add_argument("--max-step-gap", type=float, default=5.0)
     parser.add_argument("--max-truth-gap", type=float, default=5.0)
     args = parser.parse_args()
-    fixes, truth = read(args.fixes), read(args.truth)
-    ours, true = [], []
-    for device, track in fixes.items():
-        reference = truth.get(device) if device in truth else (truth.get("") if len(truth) == 1 else None)
-        if reference is None and len(truth) == 1:
-            reference = next(iter(truth.values()))
-        if reference is None or len(track) < 2:
-            continue
-        t = track[:, 0]
-        tt = reference[:, 0]
-        idx = np.searchsorted(tt, t)
-        inside = (idx > 0) & (idx < len(tt))
-        ok = inside.copy()
-        ok[inside] = (tt[idx[inside]] - tt[idx[inside] - 1]) <= args.max_truth_gap
-        tx, ty = np.interp(t, tt, reference[:, 1]), np.interp(t, tt, reference[:, 2])
-        for k in range(1, len(track)):
-            if ok[k] and ok[k - 1] and t[k] - t[k - 1] <= args.max_step_gap:
-                ours.append(np.hypot(track[k, 1] - track[k - 1, 1], track[k, 2] - track[k - 1, 2]))
-                true.append(np.hypot(tx[k] - tx[k - 1], ty[k] - ty[k - 1]))
-    if not ours:
+    fixes, _ = evaluate.read_track(args.fixes, "device", "fixes")
+    truth, truth_has_devices = evaluate.read_track(args.truth, "device", "truth")
+    ours, true, dt = steps(fixes, truth, truth_has_devices, args.max_step_gap, args.max_truth_gap)
+    if len(ours) == 0:
         print("no steps inside the truth", file=sys.stderr)
         return 1
-    ours, true = np.array(ours), np.array(true)
-    ratio = ours.sum() / true.sum() if true.sum() > 0 else float("inf")
-    if args.markdown:
-        print(f"| {args.markdown} | {np.median(ours):.2f} | {np.median(true):.2f} | {ratio:.1f}× | {len(ours)} |")
+    ratio = ours.sum() / true.sum() if true.sum() > 0 else None
+    still = true < STILL_SPEED * dt
+    still_speed = float(np.mean(ours[still] / dt[still])) if still.any() else None
+    if args.json:
+        print(json.dumps({"steps": int(len(ours)), "pathRatio": ratio, "medianStep": float(np.median(ours)),
+                          "medianTrueStep": float(np.median(true)), "stillSpeed": still_speed,
+                          "stillSteps": int(still.sum())}))
+    elif args.markdown:
+        shown = "n/a" if ratio is None else f"{ratio:.1f}×"
+        print(f"| {args.markdown} | {np.median(ours):.2f} | {np.median(true):.2f} | {shown} | {len(ours)} |")
     else:
+        shown = "n/a" if ratio is None else f"{ratio:.2f}"
+        speed = "" if still_speed is None else f", dot speed {still_speed:.2f} m/s while the truth stands still"
         print(f"median step {np.median(ours):.2f} m, true {np.median(true):.2f} m, "
-              f"path-length ratio {ratio:.2f}, steps {len(ours)}")
+              f"path-length ratio {shown}, steps {len(ours)}{speed}")
     return 0
 
 

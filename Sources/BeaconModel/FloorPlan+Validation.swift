@@ -78,8 +78,8 @@ extension FloorPlan {
         }
     }
 
-    /// Checks a polygon: 3 to ``Polygon/maximumVertexCount`` vertices, finite coordinates,
-    /// simple (paths of single coordinates are `path[i][0]` for x and `path[i][1]` for y).
+    /// Checks a polygon: 3 to ``Polygon/maximumVertexCount`` vertices, finite coordinates, not
+    /// all on one line, simple (paths of single coordinates are `path[i][0]` for x and `path[i][1]` for y).
     static func checkPolygon(_ polygon: Polygon, path: String) throws(FloorPlanError) {
         if polygon.vertices.count < 3 { throw .tooFewVertices(path: path, count: polygon.vertices.count) }
         if polygon.vertices.count > Polygon.maximumVertexCount {
@@ -89,6 +89,7 @@ extension FloorPlan {
             try checkCoordinate(v.x, path: "\(path)[\(i)][0]")
             try checkCoordinate(v.y, path: "\(path)[\(i)][1]")
         }
+        if polygon.isCollinear { throw .noArea(path: path) }
         if let (edge, otherEdge) = polygon.selfIntersection() {
             throw .selfIntersecting(path: path, edge: edge, otherEdge: otherEdge)
         }

@@ -31,6 +31,24 @@ public struct Polygon: Sendable, Hashable, Codable {
     /// Area, m².
     public var area: Double { abs(signedArea) }
 
+    /// Whether every vertex lies on the line through the first vertex and the one farthest from
+    /// it, to within 10⁻⁹ of that distance (or all vertices coincide): such a polygon encloses
+    /// no area, whatever its order.
+    public var isCollinear: Bool {
+        guard let first = vertices.first else { return true }
+        var far = first, reach = 0.0
+        for v in vertices {
+            let d = (v.x - first.x) * (v.x - first.x) + (v.y - first.y) * (v.y - first.y)
+            if d > reach { (far, reach) = (v, d) }
+        }
+        guard reach > 0 else { return true }
+        let dx = far.x - first.x, dy = far.y - first.y
+        for v in vertices where abs((v.x - first.x) * dy - (v.y - first.y) * dx) > 1e-9 * reach {
+            return false
+        }
+        return true
+    }
+
     /// Whether `point` lies inside the polygon or on its boundary (even–odd rule).
     public func contains(_ point: Point2D) -> Bool {
         guard vertices.count >= 3 else { return false }

@@ -7,7 +7,9 @@ public enum EvaluationFormat: String, Sendable, CaseIterable {
     /// The metrics as JSON: `{"devices": {name: metrics}, "overall": metrics}` for one run (the
     /// shape `evaluate.py --json` prints, plus `p95`), `{"runs": [{"label", "devices",
     /// "overall"}]}` for several. Metrics: `count`, `skipped`, `rmse`, `median`, `p90`, `p95`
-    /// (metres), `honesty`, `floorHitRate` (0…1); null where there is no data.
+    /// (metres), `honesty`, `floorHitRate` (0…1), and the track's ``Steadiness``: `steps`,
+    /// `pathRatio`, `medianStep`, `medianTrueStep` (metres), `stillSpeed` (m/s), `stillSteps`;
+    /// null where there is no data.
     case json
     /// A Markdown table with one row per run: `| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |`.
     case markdown
@@ -65,6 +67,17 @@ public enum EvaluationReport {
                     + [m.rmse, m.median, m.p90, m.p95].map { padded(cell($0), 7) }.joined(separator: " ") + " "
                     + padded(cell(m.honesty, percent: true), 8) + " " + padded(cell(m.floorHitRate, percent: true), 7))
         }
+        let steady = run.evaluation.steadiness
+        if steady.steps > 0 {
+            var line =
+                "steadiness over \(steady.steps) steps: median step \(cell(steady.medianStep)) m (true \(cell(steady.medianTrueStep)) m)"
+            if let ratio = steady.pathRatio { line += String(format: ", drawn path %.2f× the true one", ratio) }
+            if let still = steady.stillSpeed {
+                line += String(
+                    format: ", dot speed %.2f m/s while the truth stands still (%d steps)", still, steady.stillSteps)
+            }
+            lines.append(line)
+        }
         lines.append("errors in metres (horizontal); honesty = share of fixes with error <= accuracy")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -111,24 +124,35 @@ public enum EvaluationReport {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encodeIfPresent(label, forKey: .label)
             var devices: [String: MetricsJSON] = [:]
-            for device in evaluation.devices { devices[device.name] = MetricsJSON(metrics: device.metrics) }
+            for device in evaluation.devices {
+                devices[device.name] = MetricsJSON(metrics: device.metrics, steadiness: device.steadiness)
+            }
             try container.encode(devices, forKey: .devices)
-            try container.encode(MetricsJSON(metrics: evaluation.overall), forKey: .overall)
+            try container.encode(
+                MetricsJSON(metrics: evaluation.overall, steadiness: evaluation.steadiness), forKey: .overall)
         }
     }
 
     private struct MetricsJSON: Encodable {
         let metrics: EvaluationMetrics
+        let steadiness: Steadiness
 
-        enum Keys: String, CodingKey { case count, skipped, rmse, median, p90, p95, honesty, floorHitRate }
+        enum Keys: String, CodingKey {
+            case count, skipped, rmse, median, p90, p95, honesty, floorHitRate
+            case steps, pathRatio, medianStep, medianTrueStep, stillSpeed, stillSteps
+        }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(metrics.count, forKey: .count)
             try c.encode(metrics.skipped, forKey: .skipped)
+            try c.encode(steadiness.steps, forKey: .steps)
+            try c.encode(steadiness.stillSteps, forKey: .stillSteps)
             for (key, value) in [
                 (Keys.rmse, metrics.rmse), (.median, metrics.median), (.p90, metrics.p90),
-                (.p95, metrics.p95), (.honesty, metrics.honesty), (.floorHitRate, metrics.floorHitRate)
+                (.p95, metrics.p95), (.honesty, metrics.honesty), (.floorHitRate, metrics.floorHitRate),
+                (.pathRatio, steadiness.pathRatio), (.medianStep, steadiness.medianStep),
+                (.medianTrueStep, steadiness.medianTrueStep), (.stillSpeed, steadiness.stillSpeed)
             ] {
                 if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
             }

@@ -12,12 +12,16 @@ public struct TrackScore: Sendable, Hashable {
         public var name: String
         /// Its scores.
         public var metrics: EvaluationMetrics
+        /// How steady its track is (``Steadiness``).
+        public var steadiness = Steadiness([])
     }
 
     /// Per device, in the order of ``TrackTable/devices``.
     public var devices: [Device]
     /// All scored fixes pooled.
     public var overall: EvaluationMetrics
+    /// The steps of every device pooled (``Steadiness``).
+    public var steadiness: Steadiness
     /// Fixes inside their truth's time span but skipped because they fall in a gap longer than
     /// the `maxGap` given (part of ``EvaluationMetrics/skipped``).
     public var skippedInGaps = 0
@@ -31,6 +35,7 @@ public struct TrackScore: Sendable, Hashable {
         let hasFloor = fixes.hasFloor && truth.hasFloor
         var devices: [Device] = []
         var pooledErrors: [Double] = [], pooledHonest: [Bool] = [], pooledFloor: [Bool] = []
+        var pooledSteps: [Steadiness.Step] = []
         var skippedTotal = 0
         let shared = truth.hasDevices ? nil : truth.tracks.values.first.map(TruthTrack.init(points:))
         for name in fixes.devices {
@@ -45,14 +50,27 @@ public struct TrackScore: Sendable, Hashable {
                 continue
             }
             var errors: [Double] = [], honest: [Bool] = [], floorHits: [Bool] = []
+            var steps: [Steadiness.Step] = []
+            var previous: (fix: TrackPoint, truth: (x: Double, y: Double))?
             var skipped = 0
             for fix in fixPoints {
                 guard reference.covers(fix.timestamp, maxGap: maxGap) else {
                     skipped += 1
                     if reference.covers(fix.timestamp, maxGap: .infinity) { skippedInGaps += 1 }
+                    previous = nil
                     continue
                 }
                 let at = reference.position(at: fix.timestamp)
+                if let (before, truth) = previous, fix.timestamp > before.timestamp,
+                    fix.timestamp - before.timestamp <= Steadiness.maximumStepGap
+                {
+                    steps.append(
+                        Steadiness.Step(
+                            fix: Self.distance(fix.x - before.x, fix.y - before.y),
+                            truth: Self.distance(at.x - truth.x, at.y - truth.y),
+                            interval: fix.timestamp - before.timestamp))
+                }
+                previous = (fix, (at.x, at.y))
                 let error = ((fix.x - at.x) * (fix.x - at.x) + (fix.y - at.y) * (fix.y - at.y)).squareRoot()
                 errors.append(error)
                 if let accuracy = fix.accuracy { honest.append(error <= accuracy) }
@@ -64,7 +82,9 @@ public struct TrackScore: Sendable, Hashable {
                     name: name,
                     metrics: EvaluationMetrics(
                         errors: errors, honest: fixes.hasAccuracy ? honest : nil,
-                        floorHits: hasFloor ? floorHits : nil, skipped: skipped)))
+                        floorHits: hasFloor ? floorHits : nil, skipped: skipped),
+                    steadiness: Steadiness(steps)))
+            pooledSteps += steps
             pooledErrors += errors
             pooledHonest += honest
             pooledFloor += floorHits
@@ -73,5 +93,8 @@ public struct TrackScore: Sendable, Hashable {
         overall = EvaluationMetrics(
             errors: pooledErrors, honest: fixes.hasAccuracy ? pooledHonest : nil,
             floorHits: hasFloor ? pooledFloor : nil, skipped: skippedTotal)
+        steadiness = Steadiness(pooledSteps)
     }
+
+    private static func distance(_ dx: Double, _ dy: Double) -> Double { (dx * dx + dy * dy).squareRoot() }
 }

@@ -56,7 +56,8 @@ extension TrackTable {
     /// - Throws: ``EvaluationError/input(_:)`` naming the file, line and column of the first
     ///   problem (a missing required column, a value that is not a finite number, an x or y
     ///   beyond ``coordinateLimit``, a `floor`
-    ///   that is not an integer, a negative `accuracy`, a covariance that is not one);
+    ///   that is not an integer, an `accuracy` that is negative or beyond 1e7 m, a variance
+    ///   beyond 1e14 m² or negative (named by its column), a covariance that is not one);
     ///   or when the file has a header but no rows.
     public static func read(path: String) throws(EvaluationError) -> TrackTable {
         do { return try read(csv: CSVReader(path: path)) } catch { throw .input(error) }
@@ -100,17 +101,26 @@ extension TrackTable {
             }
             if let accuracy {
                 let value = try csv.double(row, accuracy)
-                guard value >= 0 else {
+                guard value >= 0, value <= TrackTable.coordinateLimit else {
                     throw .invalidValue(
                         path: csv.path, line: csv.line, column: csv.header[accuracy],
                         value: String(try csv.field(row, accuracy)),
-                        expected: "a radius in metres (it is negative)")
+                        expected: value < 0
+                            ? "a radius in metres (it is negative)" : "a radius in metres, at most 1e7")
                 }
                 point.accuracy = value
             }
             if let varX, let varY, let covXY {
                 let xx = try csv.double(row, varX), yy = try csv.double(row, varY), xy = try csv.double(row, covXY)
-                guard xx >= 0, yy >= 0, xy * xy <= xx * yy * (1 + 1e-9) + 1e-12 else {
+                // Each variance is blamed on its own column; 1e14 m² is a 1e7-m standard deviation.
+                let limit = TrackTable.coordinateLimit * TrackTable.coordinateLimit
+                for (value, column) in [(xx, varX), (yy, varY)] where !(value >= 0 && value <= limit) {
+                    throw .invalidValue(
+                        path: csv.path, line: csv.line, column: csv.header[column],
+                        value: String(try csv.field(row, column)),
+                        expected: "a variance in m², 0 to 1e14")
+                }
+                guard xy * xy <= xx * yy * (1 + 1e-9) + 1e-12 else {
                     throw .invalidValue(
                         path: csv.path, line: csv.line, column: csv.header[covXY],
                         value: String(try csv.field(row, covXY)),

@@ -85,6 +85,7 @@ struct EpochContext: Sendable {
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
             beacons.setModel(estimate.model, slot: slot)
         }
+        statistics.learnedModelUpdates += 1
         learner.adoptEstimates()
         self.learner = learner
     }

@@ -57,7 +57,9 @@ public struct PlanConfiguration: Sendable, Hashable {
         self.receiverHeight = receiverHeight
         outline = constrainToOutline ? floor.outline : nil
         var elevations = elevations
-        elevations[floor.level] = floor.elevation
+        // Written only when it differs: the engine passes one table with every floor in it, and
+        // a write would copy it per floor (memory quadratic in the number of floors).
+        if elevations[floor.level] != floor.elevation { elevations[floor.level] = floor.elevation }
         self.solver = solver
         self.solver.dimension = .planar(receiverHeight: receiverHeight)
         self.solver.floorElevations = elevations

@@ -3,32 +3,68 @@ import LinearAlgebra
 /// `Codable` with the stored properties under their own names, plus the derived `accuracy`
 /// (metres) and `ellipse` for readers of the JSON that do not do the algebra. Decoding uses
 /// `covariance` when present, otherwise an isotropic covariance from `accuracy`; the derived
-/// fields are never trusted over the covariance.
+/// fields are never trusted over the covariance. Decoding refuses what no engine writes: a
+/// covariance that is not one or has a variance beyond 1e14 m², an accuracy that is negative or
+/// beyond ``accuracyLimit``, a non-finite time or position, a negative beacon count.
 extension PositionReport: Codable {
     private enum CodingKeys: String, CodingKey {
         case timestamp, device, position, level, accuracy, covariance, ellipse, velocity, speed, zone, source
         case beaconCount, deviceOffset, motion
     }
 
+    /// The largest accuracy a decoded report may have, metres (10,000 km: no building is
+    /// larger, and its square stays finite); variances up to its square.
+    public static let accuracyLimit = 1e7
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let covariance: PositionCovariance
         if let given = try c.decodeIfPresent(PositionCovariance.self, forKey: .covariance) {
+            let limit = Self.accuracyLimit * Self.accuracyLimit
+            guard given.xx >= 0, given.yy >= 0, given.xx <= limit, given.yy <= limit,
+                given.xy * given.xy <= given.xx * given.yy * (1 + 1e-9) + 1e-12
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .covariance, in: c,
+                    debugDescription:
+                        "expected a covariance: xx and yy from 0 to 1e14 m², xy² ≤ xx·yy (got xx \(given.xx), yy \(given.yy), xy \(given.xy))"
+                )
+            }
             covariance = given
         } else {
             let accuracy = try c.decode(Double.self, forKey: .accuracy)
+            guard accuracy >= 0, accuracy <= Self.accuracyLimit else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .accuracy, in: c,
+                    debugDescription: "expected a radius from 0 to 1e7 m, got \(accuracy)")
+            }
             covariance = PositionCovariance(xx: accuracy * accuracy / 2, xy: 0, yy: accuracy * accuracy / 2)
         }
+        let timestamp = try c.decode(Double.self, forKey: .timestamp)
+        guard timestamp.isFinite else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timestamp, in: c, debugDescription: "expected a finite time")
+        }
+        let position = try c.decode(Point3D.self, forKey: .position)
+        guard position.x.isFinite, position.y.isFinite, position.z.isFinite else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .position, in: c, debugDescription: "expected finite coordinates")
+        }
+        let beaconCount = try c.decode(Int.self, forKey: .beaconCount)
+        guard beaconCount >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .beaconCount, in: c, debugDescription: "expected a count, 0 or more, got \(beaconCount)")
+        }
         self.init(
-            timestamp: try c.decode(Double.self, forKey: .timestamp),
+            timestamp: timestamp,
             device: try c.decodeIfPresent(String.self, forKey: .device),
-            position: try c.decode(Point3D.self, forKey: .position),
+            position: position,
             level: try c.decode(Int.self, forKey: .level),
             covariance: covariance,
             velocity: try c.decodeIfPresent(Point2D.self, forKey: .velocity),
             zone: try c.decodeIfPresent(String.self, forKey: .zone),
             source: try c.decode(Source.self, forKey: .source),
-            beaconCount: try c.decode(Int.self, forKey: .beaconCount),
+            beaconCount: beaconCount,
             deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
         motion = try c.decodeIfPresent(ModeProbabilities.self, forKey: .motion)
     }

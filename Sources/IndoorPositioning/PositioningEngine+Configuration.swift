@@ -178,6 +178,10 @@ extension PositioningEngine {
         /// Epochs with samples that gave no report because the tracker refused them and their
         /// fix was not determined (a fallback fix does not stand in for a refused track).
         public var epochsRefused = 0
+        /// Times the models learned online were taken into use (``Configuration/learning``;
+        /// every `updateInterval` of input time after the first). 0: every report used the
+        /// starting models.
+        public var learnedModelUpdates = 0
         /// Σ χ² of the determined fixes that had degrees of freedom (``Fix/chiSquare``).
         public var fitChiSquare = 0.0
         /// Σ degrees of freedom of the same fixes (``Fix/degreesOfFreedom``).

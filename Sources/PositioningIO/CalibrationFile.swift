@@ -262,9 +262,24 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         case .keyNotFound(let key, let context):
             return .invalidValue(path: label, jsonPath: path(context.codingPath + [key]), detail: "is missing")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let name = String(describing: type)
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Int.self
+                    ? "an integer"
+                    : name.hasPrefix("Dictionary")
+                        ? "an object {…}" : name.hasPrefix("Array") ? "an array […]" : "a number"
+            // Foundation says what it found ("… but found an array instead.").
+            var found = ""
+            if let range = context.debugDescription.range(of: "found "),
+                let end = context.debugDescription.range(
+                    of: " instead", range: range.upperBound..<context.debugDescription.endIndex)
+            {
+                found = ", found " + context.debugDescription[range.upperBound..<end.lowerBound]
+            }
             return .invalidValue(
-                path: label, jsonPath: path(context.codingPath),
-                detail: "expected \(type == String.self ? "a string" : type == Int.self ? "an integer" : "a number")")
+                path: label, jsonPath: path(context.codingPath), detail: "expected \(expected)\(found)")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return .invalidJSON(path: label, detail: "not valid JSON")

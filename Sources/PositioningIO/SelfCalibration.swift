@@ -55,8 +55,17 @@ public struct SelfCalibration: Sendable {
     /// with them gives what `locate --calibration` gives with the written file.
     public var models: [BeaconIdentity: PathLossModel] { file.models(for: plan) }
 
-    /// The rounds and the per-beacon table, for standard error.
-    public var summary: String {
+    /// The rounds and the per-beacon table, for standard error, with the device offsets
+    /// summarised (count, median, extremes) when there are more than
+    /// ``listedDeviceOffsets`` devices.
+    public var summary: String { summary(verbose: false) }
+
+    /// Devices whose offsets the summary lists one by one; beyond this it gives a summary
+    /// unless `verbose`.
+    public static let listedDeviceOffsets = 12
+
+    /// The summary; `verbose` lists every device's offset whatever their number.
+    public func summary(verbose: Bool) -> String {
         let learned = result.estimates.filter { $0.source == .traffic }.count
         var text = "self-calibration: \(counts.read) samples, \(result.rounds.count) round(s)"
         text += result.converged ? ", settled" : ", stopped at the round limit"
@@ -82,11 +91,23 @@ public struct SelfCalibration: Sendable {
                 "  kept at the plan's values (fewer than \(result.calibrator.settings.minimumSamples) samples): "
                 + kept.map { "\($0.beacon) (\($0.count))" }.joined(separator: ", ") + "\n"
         }
-        if result.deviceOffsets.count > 1 {
+        let offsets = result.deviceOffsets
+        if offsets.count > 1 && (verbose || offsets.count <= Self.listedDeviceOffsets) {
             text +=
                 "  device offsets from the average phone (dB): "
-                + result.deviceOffsets.map { String(format: "%@ %+.1f", $0.device ?? "-", $0.offset) }.joined(
-                    separator: ", ") + "\n"
+                + offsets.map { String(format: "%@ %+.1f", $0.device ?? "-", $0.offset) }.joined(separator: ", ")
+                + "\n"
+        } else if offsets.count > 1 {
+            let sorted = offsets.sorted { $0.offset < $1.offset }
+            let values = sorted.map(\.offset)
+            let median =
+                values.count % 2 == 1
+                ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+            let low = sorted[0], high = sorted[sorted.count - 1]
+            text += String(
+                format:
+                    "  device offsets from the average phone: %d devices, median %+.1f dB, from %+.1f dB (%@) to %+.1f dB (%@); every device with --verbose\n",
+                offsets.count, median, low.offset, low.device ?? "-", high.offset, high.device ?? "-")
         }
         return text + CalibrationTable(plan: plan, calibration: file).text
     }

@@ -42,6 +42,9 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "With --from-traffic: a calibration JSON to start from (its values centre the priors).")
     var calibration: String?
 
+    @Flag(name: .long, help: "With --from-traffic: list every device's learned offset, however many.")
+    var verbose = false
+
     @Flag(name: .long, help: "With --from-traffic: skip malformed RSSI rows instead of stopping at the first.")
     var skipBadRows = false
 
@@ -116,7 +119,7 @@ struct CalibrateCommand: ParsableCommand {
                     settings: TrafficCalibration.Settings(maximumRounds: rounds, tolerance: tolerance))
                 destination.write(learned.file.jsonData())
                 try destination.commit()
-                FileHandle.standardError.write(Data(learned.summary.utf8))
+                FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8))
                 return
             }
             guard let samples else { return }

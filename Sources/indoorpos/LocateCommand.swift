@@ -41,6 +41,9 @@ struct LocateCommand: ParsableCommand {
     )
     var idleRelease: Double = 0
 
+    @Flag(name: .long, help: "With --self-calibrate: list every device's learned offset, however many.")
+    var verbose = false
+
     @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
 
@@ -121,7 +124,7 @@ struct LocateCommand: ParsableCommand {
                     plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, start: file,
                     configuration: learning)
                 models = learned.models
-                if !quiet { FileHandle.standardError.write(Data(learned.summary.utf8)) }
+                if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
             } else if let file {
                 models = file.models(for: floorPlan)
             }
@@ -159,10 +162,13 @@ struct LocateCommand: ParsableCommand {
             progress.done()
             if let learned = result.learnedModels, !quiet {
                 let file = CalibrationFile(learned: learned, pooled: nil)
+                let updates = result.statistics.learnedModelUpdates
+                let title =
+                    updates > 0
+                    ? "learned while locating (taken into use \(updates) time(s)):\n"
+                    : "learned while locating, but never used: the input ended before the first model update (every \(Int(configuration.learning?.updateInterval ?? 0)) s of input time after the first sample); every position used the starting models:\n"
                 FileHandle.standardError.write(
-                    Data(
-                        ("learned while locating:\n"
-                            + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
+                    Data((title + CalibrationTable(plan: floorPlan, calibration: file).text).utf8))
             }
             if !quiet { Summary(result: result).print() }
         }

@@ -152,6 +152,10 @@ struct FloorPlanValidationTests {
             #""polygon": [[5, 5], [9, 5], [9, 9], [5, 9]]"#, #""polygon": [[5, 5], [9, 5], [9, 5], [5, 9]]"#,
             path: "floors[1].zones[1].polygon", "vertex 1 repeats the next vertex; remove one of them"),
         ValidationCase(
+            #""polygon": [[5, 5], [9, 5], [9, 9], [5, 9]]"#, #""polygon": [[0, 0], [5, 0], [10, 0]]"#,
+            path: "floors[1].zones[1].polygon",
+            "the polygon has no area (its points lie on one line); give the corners of the region"),
+        ValidationCase(
             #""polygon": [[5, 5], [9, 5], [9, 9], [5, 9]]"#, #""polygon": [[5, 5], [9, 5, 0], [9, 9], [5, 9]]"#,
             path: "floors[1].zones[1].polygon[1]", "expected a point [x, y] of two numbers, found an array"),
         ValidationCase(

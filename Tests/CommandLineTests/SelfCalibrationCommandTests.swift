@@ -120,4 +120,49 @@ struct SelfCalibrationCommandTests {
             try Data(contentsOf: URL(fileURLWithPath: folder.path("a.json")))
                 == Data(contentsOf: URL(fileURLWithPath: folder.path("b.json"))))
     }
+
+    @Test("many devices: their offsets summarised on one line (count, median, extremes), every one with --verbose")
+    func offsetSummary() throws {
+        // The bundled walk's rows shared out over 20 phones, one 2-s slice of its rows each in turn.
+        let folder = try ScratchFolder("offset-summary")
+        let text = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8)
+        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let header = lines.removeFirst().split(separator: ",").map(String.init)
+        let device = try #require(header.firstIndex(of: "device"))
+        let rows = lines.map { line -> String in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let slice = Int((Double(fields[0]) ?? 0) / 2) % 20
+            fields[device] = "phone-\(slice)"
+            return fields.joined(separator: ",")
+        }
+        let rssi = try folder.file("many.csv", ([header.joined(separator: ",")] + rows).joined(separator: "\n") + "\n")
+        let base = ["calibrate", "--from-traffic", "--plan", LocateCommandTests.plan, "--rssi", rssi]
+        let brief = try Tool.run(base + ["--output", folder.path("a.json")])
+        #expect(brief.status == 0, "\(brief.stderr)")
+        let line = try #require(brief.stderr.split(separator: "\n").first { $0.contains("device offsets") })
+        #expect(line.contains("20 devices, median") && line.contains("every device with --verbose"), "\(line)")
+        #expect(!line.contains("phone-0 "))
+        let verbose = try Tool.run(base + ["--output", folder.path("b.json"), "--verbose"])
+        let full = try #require(verbose.stderr.split(separator: "\n").first { $0.contains("device offsets") })
+        #expect((0..<20).allSatisfy { full.contains("phone-\($0) ") }, "\(full)")
+    }
+
+    @Test("--learn-online says whether the learned models were ever used")
+    func learnOnlineNote() throws {
+        let folder = try ScratchFolder("learn-online")
+        let text = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline)
+        let start = try #require(Double(lines[1].split(separator: ",")[0]))
+        // The first 20 s of the walk: shorter than the 60-s update interval.
+        let short = lines.prefix { line in Double(line.split(separator: ",")[0]).map { $0 < start + 20 } ?? true }
+        let rssi = try folder.file("short.csv", short.joined(separator: "\n") + "\n")
+        let brief = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", rssi, "--learn-online"])
+        #expect(brief.status == 0, "\(brief.stderr)")
+        #expect(brief.stderr.contains("learned while locating, but never used"), "\(brief.stderr)")
+        let long = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--learn-online"
+        ])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(long.stderr.contains("learned while locating (taken into use"), "\(long.stderr)")
+    }
 }

@@ -50,6 +50,31 @@ struct CodableTests {
         #expect(report.device == nil && report.velocity == nil && report.zone == nil)
     }
 
+    @Test(
+        "a decoded report is refused where no engine writes one: huge or negative accuracy, a covariance that is not one, a negative beacon count",
+        arguments: [
+            (#""accuracy": 1e200, "beaconCount": 4"#, "accuracy"),
+            (#""accuracy": -1, "beaconCount": 4"#, "accuracy"),
+            (#""covariance": {"xx": -1, "xy": 0, "yy": 1, "xz": 0, "yz": 0, "zz": 0}, "beaconCount": 4"#, "covariance"),
+            (#""covariance": {"xx": 1, "xy": 2, "yy": 1, "xz": 0, "yz": 0, "zz": 0}, "beaconCount": 4"#, "covariance"),
+            (
+                #""covariance": {"xx": 1e200, "xy": 0, "yy": 1, "xz": 0, "yz": 0, "zz": 0}, "beaconCount": 4"#,
+                "covariance"
+            ),
+            (#""accuracy": 2, "beaconCount": -3"#, "beaconCount")
+        ])
+    func refusedOnDecoding(fields: String, key: String) throws {
+        let text =
+            #"{"timestamp": 3, "position": {"x": 1, "y": 2, "z": 1.2}, "level": 0, "source": "fix", "#
+            + fields + "}"
+        do {
+            _ = try JSONDecoder().decode(PositionReport.self, from: Data(text.utf8))
+            Issue.record("decoded \(fields)")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.codingPath.last?.stringValue == key, "\(context)")
+        }
+    }
+
     @Test("fixes (converged, with rejections, and fallbacks with infinite GDOP) survive JSON unchanged")
     func fixes() throws {
         let site = try SimulatedSite(seed: 9, configuration: Self.walk)

@@ -63,6 +63,19 @@ struct CalibrationFileTests {
         #expect(file.all.model == PathLossModel(measuredPower: -60.4, exponent: 1.9, sigma: 4.6))
     }
 
+    @Test("a top-level array or number says that an object was expected and what was found")
+    func wrongTopLevel() throws {
+        for (json, found) in [("[1, 2]", "array"), ("7", "number")] {
+            do {
+                _ = try CalibrationFile(data: Data(json.utf8), label: "c.json")
+                Issue.record("accepted \(json)")
+            } catch {
+                let message = String(describing: error)
+                #expect(message.contains("expected an object {…}, found") && message.contains(found), "\(message)")
+            }
+        }
+    }
+
     @Test(
         "bad files name the JSON path",
         arguments: [
