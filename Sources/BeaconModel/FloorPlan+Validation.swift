@@ -7,6 +7,9 @@ extension FloorPlan {
     /// frame, and beyond this squared distances lose the precision positioning needs (a plan in
     /// millimetres or in projected geographic coordinates far from their origin is refused).
     public static let coordinateLimit = 1e6
+    /// Plausible receiver height above its floor, metres: a phone in a hand or a pocket (about
+    /// 1–1.5 m) up to a receiver on the ceiling of a hall.
+    public static let receiverHeightRange: ClosedRange<Double> = 0...20
 
     /// Checks everything a plan promises (unique levels, identities and zone ids per floor;
     /// finite, plausible numbers; simple polygons); throws the first problem with its JSON path.
@@ -14,6 +17,9 @@ extension FloorPlan {
         try checkMeasuredPower(defaults.measuredPower, path: "defaults.measuredPower")
         try checkExponent(defaults.pathLossExponent, path: "defaults.pathLossExponent")
         try checkFinite(defaults.receiverHeight, path: "defaults.receiverHeight")
+        if !receiverHeightRange.contains(defaults.receiverHeight) {
+            throw .outOfRange(path: "defaults.receiverHeight", value: "\(defaults.receiverHeight)", range: "0...20 m")
+        }
         var levels: [Int: Int] = [:]
         var identities: [BeaconIdentity: String] = [:]
         for (f, floor) in floors.enumerated() {

@@ -21,7 +21,7 @@ public struct ShadowingModel: Sendable, Hashable, Codable {
     /// The correlated share s of each sample's variance, 0 ≤ s < 1; 0 turns the bias states off
     /// (every sample independent). Default 0.4.
     public var correlatedShare: Double
-    /// Correlation time τ of the bias, seconds. Default 5.
+    /// Correlation time τ of the bias, seconds, 0.01…3600. Default 5.
     public var correlationTime: Double
     /// Most bias states carried at once; a beacon beyond them is treated with its bias
     /// marginalised (its whole σ² as white noise). The beacon heard least recently gives its
@@ -51,7 +51,7 @@ public struct ShadowingModel: Sendable, Hashable, Codable {
         guard correlatedShare.isFinite, correlatedShare >= 0, correlatedShare < 1 else {
             throw .invalidConfiguration(field: "shadowing.correlatedShare", value: correlatedShare)
         }
-        guard correlationTime.isFinite, correlationTime > 0, correlationTime <= 3600 else {
+        guard correlationTime.isFinite, correlationTime >= 0.01, correlationTime <= 3600 else {
             throw .invalidConfiguration(field: "shadowing.correlationTime", value: correlationTime)
         }
         guard maximumStates >= 0, maximumStates <= 64 else {

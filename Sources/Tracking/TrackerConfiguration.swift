@@ -14,12 +14,13 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// m²/s³ per axis. Default 0.8: with the default velocity correlation time τ = 2 s the
     /// velocity's steady-state spread is √(q τ / 2) ≈ 0.9 m/s per axis, a walker's 1–1.3 m/s in
     /// any direction or standing still. For the pure constant-velocity model (τ = nil) use about
-    /// 0.2–0.3 (speed changes of ±0.5 m/s within a few seconds: q ≈ Δv² / T).
+    /// 0.2–0.3 (speed changes of ±0.5 m/s within a few seconds: q ≈ Δv² / T). Valid range
+    /// 10⁻⁶…10³.
     public var accelerationDensity: Double
     /// Velocity correlation time τ, seconds, or nil for the constant-velocity model. With τ the
     /// predicted velocity decays as e^{−dt/τ} (integrated Ornstein–Uhlenbeck velocity), which
     /// limits the overshoot at a walker's turns and stops. Default 2 (measured best on the
-    /// simulated walks, see Docs/Tracking.md).
+    /// simulated walks, see Docs/Tracking.md). Valid range 0.01…3600 s.
     public var velocityCorrelationTime: Double?
     /// Probability that a measurement which fits the model passes the Mahalanobis gate
     /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
@@ -43,7 +44,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// log-distance model near a beacon. Default 1.
     public var rssiIterations: Int
     /// Largest plausible speed, m/s: a faster velocity estimate is scaled down to it after each
-    /// update. Default 2.5 (a brisk walk is 1.5–2 m/s).
+    /// update. Default 2.5 (a brisk walk is 1.5–2 m/s). At most 1000.
     public var maximumSpeed: Double
     /// Position variance per axis set by an RSSI reset or a floor change, m². Default 9 (3 m).
     public var resetPositionVariance: Double
@@ -124,16 +125,19 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         func check(_ ok: Bool, _ field: String, _ value: Double) throws(TrackingError) {
             if !ok { throw .invalidConfiguration(field: field, value: value) }
         }
-        try check(accelerationDensity.isFinite && accelerationDensity > 0, "accelerationDensity", accelerationDensity)
+        // 10⁻⁶ m²/s³ is a receiver that drifts a millimetre a minute; 10³ a vehicle braking hard.
+        try check(
+            accelerationDensity.isFinite && accelerationDensity >= 1e-6 && accelerationDensity <= 1e3,
+            "accelerationDensity", accelerationDensity)
         if let tau = velocityCorrelationTime {
-            try check(tau.isFinite && tau > 0, "velocityCorrelationTime", tau)
+            try check(tau.isFinite && tau >= 0.01 && tau <= 3600, "velocityCorrelationTime", tau)
         }
         try check(gateProbability > 0 && gateProbability < 1, "gateProbability", gateProbability)
         try check(fixRejectionsBeforeReset >= 1, "fixRejectionsBeforeReset", Double(fixRejectionsBeforeReset))
         try check(rssiRejectionsBeforeReset >= 1, "rssiRejectionsBeforeReset", Double(rssiRejectionsBeforeReset))
         try check(lostInnovationLevel.isFinite && lostInnovationLevel > 1, "lostInnovationLevel", lostInnovationLevel)
         try check(rssiIterations >= 1 && rssiIterations <= 20, "rssiIterations", Double(rssiIterations))
-        try check(maximumSpeed.isFinite && maximumSpeed > 0, "maximumSpeed", maximumSpeed)
+        try check(maximumSpeed.isFinite && maximumSpeed > 0 && maximumSpeed <= 1000, "maximumSpeed", maximumSpeed)
         try check(
             maximumNoiseScale.isFinite && maximumNoiseScale >= 1 && maximumNoiseScale <= 100,
             "maximumNoiseScale", maximumNoiseScale)

@@ -54,8 +54,8 @@ struct CalibrateCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it)."
-    )
+            "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it).",
+        transform: NumberArgument.parse)
     var tolerance: Double = 0.5
 
     @Flag(name: .long, help: "Fit robustly (bisquare M-estimator), so that gross outliers do not bias the fit.")
@@ -64,17 +64,19 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Fitting method: least-squares, huber, bisquare or trimmed (overrides --robust).")
     var method: Method?
 
-    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.")
+    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.", transform: NumberArgument.parse)
     var trimFraction: Double = 0.1
 
     @Option(
         name: .long,
         help:
-            "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points)."
-    )
+            "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points).",
+        transform: NumberArgument.parse)
     var exponent: Double?
 
-    @Option(name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).")
+    @Option(
+        name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).",
+        transform: NumberArgument.parse)
     var minDistance: Double?
 
     @Option(name: .long, help: "Write the calibration JSON here instead of standard output.")

@@ -5,7 +5,9 @@ import PositioningIO
 /// ranges are checked by the engine's own `Configuration.validate()`; only what the command line
 /// adds (two options that exclude each other) is checked here.
 struct EngineOptions: ParsableArguments {
-    @Option(name: .long, help: "Epoch length in seconds: one position per device and epoch.")
+    @Option(
+        name: .long, help: "Epoch length in seconds: one position per device and epoch.",
+        transform: NumberArgument.parse)
     var epoch: Double = 1
 
     @Option(name: .long, help: "Tracking: kalman (fuse every sample at its own time) or none (one fix per epoch).")
@@ -14,15 +16,15 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB)."
-    )
+            "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).",
+        transform: NumberArgument.parse)
     var sampleSigma: Double?
 
     @Option(
         name: .long,
         help:
-            "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers)."
-    )
+            "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).",
+        transform: NumberArgument.parse)
     var accelerationDensity: Double?
 
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
@@ -31,23 +33,25 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device)."
-    )
+            "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).",
+        transform: NumberArgument.parse)
     var deviceOffset: Double?
 
     @Option(
         name: .long,
-        help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).")
+        help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).",
+        transform: NumberArgument.parse)
     var deviceOffsetSigma: Double?
 
     @Option(
         name: .long,
         help:
-            "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples)."
-    )
+            "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).",
+        transform: NumberArgument.parse)
     var shadowingShare: Double?
 
-    @Option(name: .long, help: "Correlation time of the shadowing in seconds (default 5).")
+    @Option(
+        name: .long, help: "Correlation time of the shadowing in seconds (default 5).", transform: NumberArgument.parse)
     var shadowingTime: Double?
 
     @Flag(
@@ -60,8 +64,8 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Write each position this many seconds late, refined by the samples in between (fixed-lag smoothing: a steadier, more accurate dot for a short delay; needs --tracker kalman). Default 0: as soon as its epoch closes."
-    )
+            "Write each position this many seconds late, refined by the samples in between (fixed-lag smoothing: a steadier, more accurate dot for a short delay; needs --tracker kalman). Default 0: as soon as its epoch closes.",
+        transform: NumberArgument.parse)
     var lag: Double = 0
 
     func validate() throws {

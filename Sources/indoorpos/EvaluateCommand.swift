@@ -35,7 +35,8 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Also write the error CDF of every run as an SVG chart here.")
     var cdf: String?
 
-    @Option(name: .long, help: "Skip fixes inside truth gaps longer than this, seconds.")
+    @Option(
+        name: .long, help: "Skip fixes inside truth gaps longer than this, seconds.", transform: NumberArgument.parse)
     var maxGap: Double = TrackScore.defaultMaxGap
 
     @Option(name: .long, help: "Write the metrics here instead of standard output (the file appears only on success).")

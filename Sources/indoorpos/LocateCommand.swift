@@ -37,8 +37,8 @@ struct LocateCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does)."
-    )
+            "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).",
+        transform: NumberArgument.parse)
     var idleRelease: Double = 0
 
     @Flag(name: .long, help: "With --self-calibrate: list every device's learned offset, however many.")

@@ -123,6 +123,12 @@ struct FloorPlanValidationTests {
             #""receiverHeight": 1.2"#, #""receiverHeight": 1e999"#,
             path: "defaults.receiverHeight", "1e999 is not a finite number"),
         ValidationCase(
+            #""receiverHeight": 1.2"#, #""receiverHeight": -5"#,
+            path: "defaults.receiverHeight", "-5.0 is out of range 0...20 m"),
+        ValidationCase(
+            #""receiverHeight": 1.2"#, #""receiverHeight": 1e6"#,
+            path: "defaults.receiverHeight", "1000000.0 is out of range 0...20 m"),
+        ValidationCase(
             #""defaults": {"#, #""defaults": 3, "unused": {"#,
             path: "defaults", "expected an object {…}, found 3"),
         ValidationCase(

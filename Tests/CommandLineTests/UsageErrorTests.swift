@@ -18,6 +18,34 @@ struct UsageErrorTests {
             ),
             (["evaluate", "--fixes", "a.csv"], "Missing expected argument '--truth <truth>'"),
             (
+                ["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--epoch", "0x10"],
+                "'0x10' is invalid for '--epoch <epoch>': a decimal number"
+            ),
+            (
+                [
+                    "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--sample-sigma",
+                    "nan"
+                ], "'nan' is invalid for '--sample-sigma <sample-sigma>'"
+            ),
+            (
+                [
+                    "monitor", "--plan", LocateCommandTests.plan, "--regions", "r.json", "--rssi", "x.csv",
+                    "--exit-delay", "inf"
+                ], "'inf' is invalid for '--exit-delay <exit-delay>'"
+            ),
+            (
+                [
+                    "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+                    "--acceleration-density", "1e12"
+                ], "accelerationDensity = 1000000000000.0 is out of range"
+            ),
+            (
+                [
+                    "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+                    "--acceleration-density", "1e-300"
+                ], "accelerationDensity = 1e-300 is out of range"
+            ),
+            (
                 [
                     "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--lag", "1",
                     "--tracker", "none"
