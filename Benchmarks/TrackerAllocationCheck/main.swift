@@ -8,8 +8,12 @@ import IndoorPositioning
 //   valgrind ./TrackerAllocationCheck 2000  vs  valgrind ./TrackerAllocationCheck 4000
 // Equal "total heap usage" allocation counts mean zero allocations per epoch.
 //   valgrind ./TrackerAllocationCheck 2000 motion-modes   (the same with the motion modes mixed)
+//   valgrind ./TrackerAllocationCheck 2000 lag   (fixed-lag smoothing: history recorded, steps
+//   older than 3 s discarded and the window smoothed after every epoch, as the engine's lag)
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2_000 : 2_000
 let motionModes = CommandLine.arguments.dropFirst(2).contains("motion-modes") ? MotionModes() : nil
+let lag = CommandLine.arguments.dropFirst(2).contains("lag")
+let recordOnly = CommandLine.arguments.dropFirst(2).contains("record-only")
 let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
 let anchors: [(Double, Double)] = [
     (0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
@@ -48,9 +52,16 @@ for e in 0..<64 {
 }
 var bank = try TrackerBank(
     first: PositionMeasurement(time: 0, position: Point2D(x: 20, y: 8), sigma: 2),
-    configuration: TrackerConfiguration(motionModes: motionModes), offset: DeviceOffsetModel(),
+    configuration: {
+        var c = TrackerConfiguration(motionModes: motionModes)
+        c.recordsHistory = lag || recordOnly
+        return c
+    }(), offset: DeviceOffsetModel(),
     shadowing: [.independent, ShadowingModel(maximumStates: 8)], floorElevation: 0)
 var shifted = epochs[0]
+var window = TrackerBank.WindowWorkspace()
+var smoothed: [TrackEstimate] = []
+var smoothedX = 0.0
 @MainActor func run(_ n: Int, from start: Int) throws {
     for i in start..<(start + n) {
         let source = epochs[i & 63]
@@ -60,6 +71,12 @@ var shifted = epochs[0]
             shifted[k].time += shift
         }
         try bank.update(shifted, at: Double(i) + 1)
+        if recordOnly { bank.discardHistory(before: Double(i) + 1 - 3) }
+        if lag {
+            bank.discardHistory(before: Double(i) + 1 - 3)
+            try bank.smoothedWindow(into: &smoothed, workspace: &window)
+            smoothedX += smoothed[0].position.x
+        }
     }
 }
 try run(256, from: 0)  // warm-up: scratch space reaches its size
@@ -70,3 +87,4 @@ print(
         format: "ran %d epochs (%d samples): position (%.2f, %.2f) m, offset %.2f dB, weights %@",
         count, count * 32, e.position.x, e.position.y, bank.deviceOffset,
         bank.weights.map { String(format: "%.2f", $0) }.joined(separator: "/")))
+if lag { print(String(format: "lagged x summed over the epochs: %.1f m", smoothedX)) }

@@ -128,7 +128,7 @@ struct DeviceTrack: Sendable {
         let produced = !buffer.isEmpty
         held.append(contentsOf: buffer)
         fresh = buffer
-        refineHeld(context: context)
+        refineHeld(context: &context)
         release(upTo: end - lag, context: context, into: &reports)
         return produced
     }
@@ -493,12 +493,15 @@ extension DeviceTrack {
     /// Replaces each held report of the current track by its smoothed estimate over the
     /// track's recorded window (``TrackerBank/smoothedWindow()``), then lets the track forget
     /// the steps that no held report needs, so that memory and work stay within the lag.
-    fileprivate mutating func refineHeld(context: EpochContext) {
+    fileprivate mutating func refineHeld(context: inout EpochContext) {
         guard var current = tracker else { return }
         // Mutated away from `tracker` so that its storage stays uniquely referenced.
         tracker = nil
         defer { tracker = current }
-        if let estimates = try? current.smoothedWindow() {
+        var estimates = context.lagEstimates
+        context.lagEstimates = []
+        defer { context.lagEstimates = estimates }
+        if (try? current.smoothedWindow(into: &estimates, workspace: &context.lagWorkspace)) != nil {
             var e = 0
             for i in held.indices where held[i].source == .tracked || held[i].source == .smoothed {
                 // Both are in time order: the step at this report's time, if the track has it.

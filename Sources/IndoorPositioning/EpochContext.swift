@@ -18,6 +18,10 @@ struct EpochContext: Sendable {
     private var solvers: [TrilaterationSolver] = []
     private var solverLevels: [Int] = []
     var statistics = PositioningEngine.Statistics()
+    /// Fixed-lag smoothing's scratch space and estimates, shared by every device (one device's
+    /// epoch is closed at a time).
+    var lagWorkspace = TrackerBank.WindowWorkspace()
+    var lagEstimates: [TrackEstimate] = []
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
     var consistency: BeaconConsistency
     /// The online learner of path-loss models (``PositioningEngine/Configuration/learning``),

@@ -28,6 +28,9 @@ public struct PlanPicture: Sendable {
     public let projection: PlanProjection
     /// Every how many fixes an ellipse is drawn.
     public let ellipseEvery: Int
+    /// Fixes outside the shown rectangle (far outliers): drawn as a cross at its edge and
+    /// counted in the legend, so that one of them does not shrink the floor to a few pixels.
+    public let fixesOutsideView: Int
 
     /// A white outline behind text, so labels stay readable over tracks.
     static let halo = [
@@ -101,14 +104,30 @@ public struct PlanPicture: Sendable {
                 ys += [c.center.y - c.radius, c.center.y + c.radius]
             }
         }
-        for point in self.fixes.values.joined() {
-            xs.append(point.x)
-            ys.append(point.y)
-        }
         for point in self.truth.values.joined() {
             xs.append(point.x)
             ys.append(point.y)
         }
+        // Fixes widen the view by at most half the site's extent on each side (the site: the
+        // floor, its regions and the truth); farther ones are outliers, drawn at the edge.
+        var outside = 0
+        if let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
+            let reach = max(max(x1 - x0, y1 - y0) / 2, 5)
+            for point in self.fixes.values.joined() {
+                if point.x >= x0 - reach, point.x <= x1 + reach, point.y >= y0 - reach, point.y <= y1 + reach {
+                    xs.append(point.x)
+                    ys.append(point.y)
+                } else {
+                    outside += 1
+                }
+            }
+        } else {
+            for point in self.fixes.values.joined() {
+                xs.append(point.x)
+                ys.append(point.y)
+            }
+        }
+        fixesOutsideView = outside
         if xs.isEmpty {
             xs = [0, 10]
             ys = [0, 10]
@@ -120,7 +139,10 @@ public struct PlanPicture: Sendable {
             var lo = (x: x0, y: y0), hi = (x: x1, y: y1)
             for points in self.fixes.values {
                 for (index, point) in points.enumerated() where index % ellipseEvery == 0 {
-                    guard let r = point.ellipse?.semiMajor, r.isFinite else { continue }
+                    // An outlier beyond the view (see `fixesOutsideView`) does not widen it either.
+                    guard let r = point.ellipse?.semiMajor, r.isFinite,
+                        point.x >= x0, point.x <= x1, point.y >= y0, point.y <= y1
+                    else { continue }
                     lo = (min(lo.x, max(point.x - r, x0 - room)), min(lo.y, max(point.y - r, y0 - room)))
                     hi = (max(hi.x, min(point.x + r, x1 + room)), max(hi.y, min(point.y + r, y1 + room)))
                 }
@@ -130,7 +152,7 @@ public struct PlanPicture: Sendable {
         }
         let reserved = [
             !self.truth.isEmpty, !self.fixes.isEmpty, !floor.beacons.isEmpty, !floor.zones.isEmpty,
-            !self.regions.isEmpty, !self.events.isEmpty
+            !self.regions.isEmpty, !self.events.isEmpty, outside > 0
         ].filter { $0 }.count
         namedDevices = Self.busiest(devices, fixes: self.fixes, room: Self.maximumLegendEntries - reserved - 1)
         let m = PlanPicture.margin
@@ -207,6 +229,13 @@ public struct PlanPicture: Sendable {
                 (
                     "ellipse", devices.count == 1 ? colour(of: devices[0]) : "#777777",
                     "1-σ error ellipse (every \(ellipseEvery == 1 ? "fix" : "\(ellipseEvery) fixes"))"
+                ))
+        }
+        if fixesOutsideView > 0 {
+            entries.append(
+                (
+                    "outside", "#777777",
+                    "\(fixesOutsideView) fix\(fixesOutsideView == 1 ? "" : "es") outside the view, drawn at its edge"
                 ))
         }
         if !floor.beacons.isEmpty { entries.append(("beacon", Palette.beacon, "beacon (minor)")) }
@@ -296,6 +325,7 @@ public struct PlanPicture: Sendable {
         case "ellipse":
             svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
         case "beacon": svg.path([(x + 13, y - 7), (x + 19, y + 4), (x + 7, y + 4)], closed: true, [("fill", colour)])
+        case "outside": drawCross(x + 13, y, colour: colour, into: &svg)
         case "zone": svg.rect(x + 3, y - 6, 20, 12, [("fill", colour), ("fill-opacity", "0.25"), ("stroke", colour)])
         case "region":
             svg.circle(
@@ -303,6 +333,15 @@ public struct PlanPicture: Sendable {
             )
         default: svg.circle(x + 13, y, 5, [("fill", colour)])
         }
+    }
+
+    /// A cross of 8 × 8 pixels centred at (x, y): a fix beyond the view, at its edge.
+    /// The fix's cross carries `data-outside="1"` (`tagged`), the legend's does not.
+    static func drawCross(_ x: Double, _ y: Double, colour: String, tagged: Bool = false, into svg: inout SVGDocument) {
+        svg.line(
+            x - 4, y - 4, x + 4, y + 4,
+            [("stroke", colour), ("stroke-width", "2")] + (tagged ? [("data-outside", "1")] : []))
+        svg.line(x - 4, y + 4, x + 4, y - 4, [("stroke", colour), ("stroke-width", "2")])
     }
 
     /// Monitored regions: circles dashed, zone regions outlined, beacon regions as rings around
@@ -494,7 +533,14 @@ public struct PlanPicture: Sendable {
             }
             for point in points {
                 let (x, y) = projection.pixel(point.x, point.y)
-                svg.circle(x, y, 1.8, [("fill", colour)])
+                if point.x < p.minX || point.x > p.maxX || point.y < p.minY || point.y > p.maxY {
+                    // An outlier beyond the view: a cross at the nearest point of its edge.
+                    let cx = min(max(x, p.left + 5), p.left + p.pixelWidth - 5)
+                    let cy = min(max(y, p.top + 5), p.top + p.pixelHeight - 5)
+                    Self.drawCross(cx, cy, colour: colour, tagged: true, into: &svg)
+                } else {
+                    svg.circle(x, y, 1.8, [("fill", colour)])
+                }
             }
         }
         for event in events {

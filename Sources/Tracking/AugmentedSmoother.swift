@@ -17,6 +17,38 @@ import LinearAlgebra
 /// covariance is not positive-definite, or whose result is not finite, keeps the filtered
 /// estimate (documented fallback).
 public struct AugmentedSmoother: Sendable {
+    /// Scratch space for the backward pass, reused between calls so that smoothing a window of
+    /// steps of one size allocates nothing once warm (fixed-lag smoothing runs it every epoch).
+    public struct Workspace: Sendable {
+        var smoothedState: [Double] = []
+        var smoothedCovariance = SquareMatrix(size: 0)
+        var factor = SquareMatrix(size: 0)
+        var gainTransposed = SquareMatrix(size: 0)
+        var difference = SquareMatrix(size: 0)
+        var product = SquareMatrix(size: 0)
+        var linkedCovariance = SquareMatrix(size: 0)
+        var column: [Double] = []
+        var linkedState: [Double] = []
+
+        /// An empty workspace; it sizes itself to the first steps it smooths.
+        public init() {}
+
+        /// Makes every buffer fit states of `n` entries (allocates only when the size changes).
+        mutating func fit(_ n: Int) {
+            guard smoothedState.count != n else { return }
+            // Each buffer its own storage, so that the first writes do not copy.
+            smoothedState = Array(repeating: 0, count: n)
+            column = Array(repeating: 0, count: n)
+            linkedState = Array(repeating: 0, count: n)
+            smoothedCovariance = SquareMatrix(size: n)
+            factor = SquareMatrix(size: n)
+            gainTransposed = SquareMatrix(size: n)
+            difference = SquareMatrix(size: n)
+            product = SquareMatrix(size: n)
+            linkedCovariance = SquareMatrix(size: n)
+        }
+    }
+
     /// A smoother.
     public init() {}
 
@@ -25,81 +57,98 @@ public struct AugmentedSmoother: Sendable {
     /// Complexity: O(N n³) for N steps of n states.
     /// - Throws: `emptyHistory` when `steps` is empty.
     public func smooth(_ steps: [AugmentedStep]) throws(TrackingError) -> [TrackEstimate] {
-        guard let last = steps.last else { throw .emptyHistory }
-        var result = Array(
-            repeating: Self.estimate(of: last, state: last.state, covariance: last.covariance),
-            count: steps.count)
-        var xs = last.state
-        var ps = last.covariance
-        var k = steps.count - 2
-        while k >= 0 {
-            let step = steps[k], next = steps[k + 1]
-            if next.startsSegment || !link(step, next, &xs, &ps) {
-                xs = step.state
-                ps = step.covariance
-            }
-            result[k] = Self.estimate(of: step, state: xs, covariance: ps)
-            k -= 1
-        }
+        var workspace = Workspace()
+        var result: [TrackEstimate] = []
+        try smooth(steps[...], workspace: &workspace, into: &result)
         return result
     }
 
-    /// Replaces (xs, ps), the smoothed estimate of `next`, by that of `step`; false (leaving
-    /// them unusable) when the link cannot be made.
-    private func link(
-        _ step: AugmentedStep, _ next: AugmentedStep, _ xs: inout [Double],
-        _ ps: inout SquareMatrix
-    ) -> Bool {
+    /// Smoothed estimates of `steps` into `result` (replacing its contents, keeping its
+    /// capacity), with `workspace`'s buffers: the backward pass of ``smooth(_:)`` without
+    /// allocating once `result` and `workspace` are warm. The first step is smoothed without a
+    /// predecessor (a window of a longer track is smoothed as if it started there).
+    /// - Throws: `emptyHistory` when `steps` is empty.
+    public func smooth(
+        _ steps: ArraySlice<AugmentedStep>, workspace: inout Workspace, into result: inout [TrackEstimate]
+    ) throws(TrackingError) {
+        guard let last = steps.last else { throw .emptyHistory }
+        workspace.fit(last.state.count)
+        result.removeAll(keepingCapacity: true)
+        let placeholder = Self.estimate(of: last, state: last.state, covariance: last.covariance)
+        for _ in steps.indices { result.append(placeholder) }
+        workspace.smoothedState.assign(last.state)
+        workspace.smoothedCovariance.assign(last.covariance)
+        var k = steps.endIndex - 2
+        while k >= steps.startIndex {
+            let step = steps[k], next = steps[k + 1]
+            if next.startsSegment || step.state.count != workspace.smoothedState.count
+                || !link(step, next, &workspace)
+            {
+                if step.state.count != workspace.smoothedState.count { workspace.fit(step.state.count) }
+                workspace.smoothedState.assign(step.state)
+                workspace.smoothedCovariance.assign(step.covariance)
+            }
+            result[k - steps.startIndex] = Self.estimate(
+                of: step, state: workspace.smoothedState, covariance: workspace.smoothedCovariance)
+            k -= 1
+        }
+    }
+
+    /// Replaces the workspace's smoothed state and covariance, those of `next`, by those of
+    /// `step`; false (leaving them unusable) when the link cannot be made.
+    private func link(_ step: AugmentedStep, _ next: AugmentedStep, _ w: inout Workspace) -> Bool {
         let n = step.state.count
-        guard next.state.count == n, next.biasCorrelation.count == step.biasCorrelation.count else { return false }
-        var factor = next.predictedCovariance
-        guard factor.factorCholesky() else { return false }
+        guard next.state.count == n, next.biasCorrelation.count == step.biasCorrelation.count,
+            next.predictedCovariance.size == n, step.covariance.size == n
+        else { return false }
+        w.factor.assign(next.predictedCovariance)
+        guard w.factor.factorCholesky() else { return false }
         // M = F Pₖ, then X = (P⁻ₖ₊₁)⁻¹ M = Cₖᵀ, column by column.
-        var x = step.covariance
+        w.gainTransposed.assign(step.covariance)
         let fpv = next.positionVelocity, fvv = next.velocity
         for c in 0..<n {
-            x[0, c] += fpv * x[2, c]
-            x[1, c] += fpv * x[3, c]
-            x[2, c] *= fvv
-            x[3, c] *= fvv
-            for (j, f) in next.biasCorrelation.enumerated() { x[AugmentedTracker.biasIndex + j, c] *= f }
+            w.gainTransposed[0, c] += fpv * w.gainTransposed[2, c]
+            w.gainTransposed[1, c] += fpv * w.gainTransposed[3, c]
+            w.gainTransposed[2, c] *= fvv
+            w.gainTransposed[3, c] *= fvv
+            for (j, f) in next.biasCorrelation.enumerated() { w.gainTransposed[AugmentedTracker.biasIndex + j, c] *= f }
         }
-        var column = Array(repeating: 0.0, count: n)
         for c in 0..<n {
-            for r in 0..<n { column[r] = x[r, c] }
-            factor.solveFactored(&column)
-            for r in 0..<n { x[r, c] = column[r] }
+            for r in 0..<n { w.column[r] = w.gainTransposed[r, c] }
+            w.factor.solveFactored(&w.column)
+            for r in 0..<n { w.gainTransposed[r, c] = w.column[r] }
         }
         // sˢₖ = sₖ + Xᵀ (sˢₖ₊₁ − s⁻ₖ₊₁)
-        var smoothed = step.state
         for i in 0..<n {
             var sum = 0.0
-            for r in 0..<n { sum += x[r, i] * (xs[r] - next.predictedState[r]) }
-            smoothed[i] += sum
+            for r in 0..<n { sum += w.gainTransposed[r, i] * (w.smoothedState[r] - next.predictedState[r]) }
+            w.linkedState[i] = step.state[i] + sum
         }
         // Pˢₖ = Pₖ + Xᵀ (Pˢₖ₊₁ − P⁻ₖ₊₁) X
-        var d = ps
-        for i in 0..<(n * n) { d.storage[i] -= next.predictedCovariance.storage[i] }
-        var dx = SquareMatrix(size: n)
+        for i in 0..<(n * n) {
+            w.difference.storage[i] = w.smoothedCovariance.storage[i] - next.predictedCovariance.storage[i]
+        }
         for r in 0..<n {
             for c in 0..<n {
                 var sum = 0.0
-                for m in 0..<n { sum += d[r, m] * x[m, c] }
-                dx[r, c] = sum
+                for m in 0..<n { sum += w.difference[r, m] * w.gainTransposed[m, c] }
+                w.product[r, c] = sum
             }
         }
-        var p = step.covariance
+        w.linkedCovariance.assign(step.covariance)
         for r in 0..<n {
             for c in 0..<n {
                 var sum = 0.0
-                for m in 0..<n { sum += x[m, r] * dx[m, c] }
-                p[r, c] += sum
+                for m in 0..<n { sum += w.gainTransposed[m, r] * w.product[m, c] }
+                w.linkedCovariance[r, c] += sum
             }
         }
-        p.symmetrize()
-        guard smoothed.allSatisfy(\.isFinite), p.isFinite, p[0, 0] > 0, p[1, 1] > 0 else { return false }
-        xs = smoothed
-        ps = p
+        w.linkedCovariance.symmetrize()
+        guard w.linkedState.allSatisfy(\.isFinite), w.linkedCovariance.isFinite, w.linkedCovariance[0, 0] > 0,
+            w.linkedCovariance[1, 1] > 0
+        else { return false }
+        swap(&w.smoothedState, &w.linkedState)
+        swap(&w.smoothedCovariance, &w.linkedCovariance)
         return true
     }
 

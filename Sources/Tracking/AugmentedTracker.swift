@@ -51,6 +51,9 @@ public struct AugmentedTracker: Sendable {
     public private(set) var outline: Polygon?
     /// Every step so far, when ``TrackerConfiguration/recordsHistory`` is on (else empty).
     public private(set) var history: [AugmentedStep] = []
+    /// Steps given up by ``discardHistory(before:)``, whose storage the next recorded steps
+    /// reuse, so that a bounded history (fixed-lag smoothing) allocates nothing per step.
+    private var spareSteps: [AugmentedStep] = []
     /// The learned scale λ ≥ 1 of every sample's variance σ² (see
     /// ``TrackerConfiguration/maximumNoiseScale``).
     public var noiseScale: Double { monitor.noiseScale }
@@ -303,12 +306,31 @@ public struct AugmentedTracker: Sendable {
     ) {
         let (fpv, fvv) = stepCoefficients
         let rho = shadowing.correlation(over: interval)
-        history.append(
-            AugmentedStep(
-                time: time, positionVelocity: fpv, velocity: fvv,
-                biasCorrelation: renew.map { $0 ? 0 : rho },
-                predictedState: predictedState, predictedCovariance: predictedCovariance,
-                state: state, covariance: covariance, startsSegment: startsSegment || history.isEmpty, level: level))
+        let starts = startsSegment || history.isEmpty
+        // A spare step of the same shape is refilled in place (it is uniquely referenced once
+        // popped, so the element writes do not copy).
+        guard var step = spareSteps.popLast(), step.state.count == state.count,
+            step.covariance.size == covariance.size, step.biasCorrelation.count == renew.count
+        else {
+            history.append(
+                AugmentedStep(
+                    time: time, positionVelocity: fpv, velocity: fvv,
+                    biasCorrelation: renew.map { $0 ? 0 : rho },
+                    predictedState: predictedState, predictedCovariance: predictedCovariance,
+                    state: state, covariance: covariance, startsSegment: starts, level: level))
+            return
+        }
+        step.time = time
+        step.positionVelocity = fpv
+        step.velocity = fvv
+        for j in renew.indices { step.biasCorrelation[j] = renew[j] ? 0 : rho }
+        step.predictedState.assign(predictedState)
+        step.predictedCovariance.assign(predictedCovariance)
+        step.state.assign(state)
+        step.covariance.assign(covariance)
+        step.startsSegment = starts
+        step.level = level
+        history.append(step)
     }
 
     /// Forgets the recorded steps before `time`, seconds (fixed-lag smoothing keeps only the
@@ -316,7 +338,9 @@ public struct AugmentedTracker: Sendable {
     /// step of a track is). Does not allocate.
     public mutating func discardHistory(before time: Double) {
         let stale = history.firstIndex { $0.time >= time } ?? history.count
-        if stale > 0 { history.removeFirst(stale) }
+        guard stale > 0 else { return }
+        for k in 0..<stale { spareSteps.append(history[k]) }
+        history.removeFirst(stale)
     }
 
     /// Marks the current state as the start of a segment in the history.

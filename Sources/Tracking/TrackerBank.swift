@@ -198,7 +198,56 @@ public struct TrackerBank: Sendable {
     /// members are mixed with their current weights (the evidence up to the newest step).
     /// - Throws: `emptyHistory` when nothing is recorded.
     public func smoothedWindow() throws(TrackingError) -> [TrackEstimate] {
-        try Self.mix(members.map(\.history), reference: leader, weights: weights)
+        var workspace = WindowWorkspace()
+        var result: [TrackEstimate] = []
+        try smoothedWindow(into: &result, workspace: &workspace)
+        return result
+    }
+
+    /// Scratch space of ``smoothedWindow(into:workspace:)``: the smoother's, and one estimate
+    /// array per member; reused, it makes fixed-lag smoothing allocation-free once warm.
+    public struct WindowWorkspace: Sendable {
+        /// One per member: members differ in their number of states.
+        var smoothers: [AugmentedSmoother.Workspace] = []
+        var tracks: [[TrackEstimate]] = []
+        var used: [Int] = []
+
+        /// An empty workspace.
+        public init() {}
+    }
+
+    /// ``smoothedWindow()`` into `result` (its contents replaced, its capacity kept), with
+    /// `workspace`'s buffers: no allocation once both are warm. Members whose recorded times do
+    /// not line up with the leader's are left out of the mixture.
+    /// - Throws: `emptyHistory` when nothing is recorded.
+    public func smoothedWindow(
+        into result: inout [TrackEstimate], workspace: inout WindowWorkspace
+    ) throws(TrackingError) {
+        let reference = members[leader].history
+        while workspace.tracks.count < members.count {
+            workspace.tracks.append([])
+            workspace.smoothers.append(AugmentedSmoother.Workspace())
+        }
+        workspace.used.removeAll(keepingCapacity: true)
+        var total = 0.0
+        for k in members.indices {
+            let history = members[k].history
+            guard history.count == reference.count,
+                zip(history, reference).allSatisfy({ $0.time == $1.time })
+            else { continue }
+            try AugmentedSmoother().smooth(
+                history[...], workspace: &workspace.smoothers[k], into: &workspace.tracks[k])
+            workspace.used.append(k)
+            total += weights[k]
+        }
+        result.removeAll(keepingCapacity: true)
+        guard let first = workspace.used.first else { throw .emptyHistory }
+        let used = workspace.used, tracks = workspace.tracks
+        for i in tracks[first].indices {
+            result.append(
+                .mixture(
+                    count: used.count, weight: { weights[used[$0]] / total }, { tracks[used[$0]][i] }))
+        }
     }
 
     /// Forgets every member's recorded steps before `time`, seconds: what bounds the memory and
