@@ -97,27 +97,8 @@ public struct AugmentedSmoother: Sendable {
     /// Replaces the workspace's smoothed state and covariance, those of `next`, by those of
     /// `step`; false (leaving them unusable) when the link cannot be made.
     private func link(_ step: AugmentedStep, _ next: AugmentedStep, _ w: inout Workspace) -> Bool {
+        guard Self.gain(step, next, &w) else { return false }
         let n = step.state.count
-        guard next.state.count == n, next.biasCorrelation.count == step.biasCorrelation.count,
-            next.predictedCovariance.size == n, step.covariance.size == n
-        else { return false }
-        w.factor.assign(next.predictedCovariance)
-        guard w.factor.factorCholesky() else { return false }
-        // M = F Pₖ, then X = (P⁻ₖ₊₁)⁻¹ M = Cₖᵀ, column by column.
-        w.gainTransposed.assign(step.covariance)
-        let fpv = next.positionVelocity, fvv = next.velocity
-        for c in 0..<n {
-            w.gainTransposed[0, c] += fpv * w.gainTransposed[2, c]
-            w.gainTransposed[1, c] += fpv * w.gainTransposed[3, c]
-            w.gainTransposed[2, c] *= fvv
-            w.gainTransposed[3, c] *= fvv
-            for (j, f) in next.biasCorrelation.enumerated() { w.gainTransposed[AugmentedTracker.biasIndex + j, c] *= f }
-        }
-        for c in 0..<n {
-            for r in 0..<n { w.column[r] = w.gainTransposed[r, c] }
-            w.factor.solveFactored(&w.column)
-            for r in 0..<n { w.gainTransposed[r, c] = w.column[r] }
-        }
         // sˢₖ = sₖ + Xᵀ (sˢₖ₊₁ − s⁻ₖ₊₁)
         for i in 0..<n {
             var sum = 0.0
@@ -150,6 +131,136 @@ public struct AugmentedSmoother: Sendable {
         swap(&w.smoothedState, &w.linkedState)
         swap(&w.smoothedCovariance, &w.linkedCovariance)
         return true
+    }
+
+    /// The gain of the link from `step` to `next`, transposed, into `w.gainTransposed`:
+    /// X = Cₖᵀ = (P⁻ₖ₊₁)⁻¹ F Pₖ (F Pₖ formed in place, then one Cholesky solve per column);
+    /// false when the shapes differ or P⁻ₖ₊₁ is not positive-definite. Fits `w` to the size.
+    static func gain(_ step: AugmentedStep, _ next: AugmentedStep, _ w: inout Workspace) -> Bool {
+        let n = step.state.count
+        guard next.state.count == n, next.biasCorrelation.count == step.biasCorrelation.count,
+            next.predictedCovariance.size == n, step.covariance.size == n
+        else { return false }
+        w.fit(n)
+        w.factor.assign(next.predictedCovariance)
+        guard w.factor.factorCholesky() else { return false }
+        w.gainTransposed.assign(step.covariance)
+        let fpv = next.positionVelocity, fvv = next.velocity
+        for c in 0..<n {
+            w.gainTransposed[0, c] += fpv * w.gainTransposed[2, c]
+            w.gainTransposed[1, c] += fpv * w.gainTransposed[3, c]
+            w.gainTransposed[2, c] *= fvv
+            w.gainTransposed[3, c] *= fvv
+            for (j, f) in next.biasCorrelation.enumerated() { w.gainTransposed[AugmentedTracker.biasIndex + j, c] *= f }
+        }
+        for c in 0..<n {
+            for r in 0..<n { w.column[r] = w.gainTransposed[r, c] }
+            w.factor.solveFactored(&w.column)
+            for r in 0..<n { w.gainTransposed[r, c] = w.column[r] }
+        }
+        return true
+    }
+
+    /// Fixed-lag smoothing over a window of steps whose gains are cached
+    /// (``AugmentedTracker/prepareSmootherGains(_:)``): the estimates of ``smooth(_:workspace:into:)``
+    /// in O(N² n²) instead of O(N n³). The mean runs the same recursion with the cached gains;
+    /// of the smoothed covariance only the horizontal block is formed, by unrolling
+    /// Pˢₖ = Pₖ + Cₖ (Pˢₖ₊₁ − P⁻ₖ₊₁) Cₖᵀ along the links after step k:
+    ///
+    ///     E Pˢₖ Eᵀ = E Pₖ Eᵀ + Σⱼ Gⱼ (Pⱼ − P⁻ⱼ) Gⱼᵀ,   Gₖ₊₁ = E Cₖ,  Gⱼ₊₁ = Gⱼ Cⱼ
+    ///
+    /// (E the two position rows, j over the linked steps after k; a step without a link keeps
+    /// its filtered covariance). A result that is not finite or not positive keeps the
+    /// filtered estimate of that step.
+    /// - Throws: `emptyHistory` when `steps` is empty.
+    func smoothWindow(
+        _ steps: ArraySlice<AugmentedStep>, workspace w: inout Workspace, into result: inout [TrackEstimate]
+    ) throws(TrackingError) {
+        guard let last = steps.last else { throw .emptyHistory }
+        let n = last.state.count
+        w.fit(n)
+        result.removeAll(keepingCapacity: true)
+        let placeholder = Self.estimate(of: last, state: last.state, covariance: last.covariance)
+        for _ in steps.indices { result.append(placeholder) }
+        func linked(_ k: Int) -> Bool {
+            steps[k].gainState == .ready && !steps[k + 1].startsSegment && steps[k].state.count == n
+                && steps[k + 1].state.count == n && steps[k].gainTransposed.size == n
+        }
+        // The mean, backwards: sˢₖ = sₖ + Xₖᵀ (sˢₖ₊₁ − s⁻ₖ₊₁).
+        w.smoothedState.assign(last.state)
+        var k = steps.endIndex - 2
+        while k >= steps.startIndex {
+            let step = steps[k]
+            if linked(k) {
+                let next = steps[k + 1]
+                for i in 0..<n {
+                    var sum = 0.0
+                    for r in 0..<n { sum += step.gainTransposed[r, i] * (w.smoothedState[r] - next.predictedState[r]) }
+                    w.linkedState[i] = step.state[i] + sum
+                }
+                swap(&w.smoothedState, &w.linkedState)
+            } else if step.state.count == n {
+                w.smoothedState.assign(step.state)
+            }
+            result[k - steps.startIndex] = Self.estimate(of: step, state: w.smoothedState, covariance: step.covariance)
+            k -= 1
+        }
+        // The horizontal covariance block of each step, forwards along its links.
+        for k in steps.indices {
+            let step = steps[k]
+            var xx = step.covariance[0, 0], xy = step.covariance[0, 1], yy = step.covariance[1, 1]
+            // G (2 × n) in two rows of the workspace: start at E.
+            for c in 0..<n {
+                w.column[c] = c == 0 ? 1 : 0
+                w.linkedState[c] = c == 1 ? 1 : 0
+            }
+            var j = k
+            while j + 1 < steps.endIndex, linked(j) {
+                let x = steps[j].gainTransposed
+                // G ← G Cⱼ: (G C)[a][c] = Σᵣ G[a][r] C[r][c] = Σᵣ G[a][r] X[c][r].
+                for c in 0..<n {
+                    var a0 = 0.0, a1 = 0.0
+                    for r in 0..<n {
+                        a0 += w.column[r] * x[c, r]
+                        a1 += w.linkedState[r] * x[c, r]
+                    }
+                    w.product[0, c] = a0
+                    w.product[1, c] = a1
+                }
+                for c in 0..<n {
+                    w.column[c] = w.product[0, c]
+                    w.linkedState[c] = w.product[1, c]
+                }
+                // + G (Pⱼ₊₁ − P⁻ⱼ₊₁) Gᵀ
+                let next = steps[j + 1]
+                var d00 = 0.0, d01 = 0.0, d11 = 0.0
+                for r in 0..<n {
+                    var g0 = 0.0, g1 = 0.0
+                    for c in 0..<n {
+                        let dc = next.covariance[r, c] - next.predictedCovariance[r, c]
+                        g0 += dc * w.column[c]
+                        g1 += dc * w.linkedState[c]
+                    }
+                    d00 += w.column[r] * g0
+                    d01 += w.column[r] * g1
+                    d11 += w.linkedState[r] * g1
+                }
+                xx += d00
+                xy += d01
+                yy += d11
+                j += 1
+            }
+            let index = k - steps.startIndex
+            if xx.isFinite, xy.isFinite, yy.isFinite, xx > 0, yy > 0, result[index].position.x.isFinite,
+                result[index].position.y.isFinite
+            {
+                result[index].covarianceXX = xx
+                result[index].covarianceXY = xy
+                result[index].covarianceYY = yy
+            } else {
+                result[index] = Self.estimate(of: step, state: step.state, covariance: step.covariance)
+            }
+        }
     }
 
     private static func estimate(of step: AugmentedStep, state: [Double], covariance: SquareMatrix) -> TrackEstimate {

@@ -29,4 +29,20 @@ public struct AugmentedStep: Sendable, Hashable {
     public var startsSegment: Bool
     /// The floor level at this step, if known.
     public var level: Int?
+    /// The smoother's gain of the link from this step to the next, transposed: Cᵀ =
+    /// (P⁻ₖ₊₁)⁻¹ F Pₖ, once ``gainState`` is `.ready` (fixed-lag smoothing computes it once and
+    /// reuses it every epoch the step stays in the window).
+    var gainTransposed = SquareMatrix(size: 0)
+    /// Whether ``gainTransposed`` holds the link to the next step.
+    var gainState = GainState.unknown
+
+    /// The state of a step's cached smoother gain.
+    enum GainState: Sendable, Hashable {
+        /// Not computed yet (or the step was recorded anew).
+        case unknown
+        /// `gainTransposed` holds the link to the next step.
+        case ready
+        /// No link: the next step starts a segment, or the predicted covariance is singular.
+        case none
+    }
 }

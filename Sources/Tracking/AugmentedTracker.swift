@@ -330,6 +330,7 @@ public struct AugmentedTracker: Sendable {
         step.covariance.assign(covariance)
         step.startsSegment = starts
         step.level = level
+        step.gainState = .unknown
         history.append(step)
     }
 
@@ -341,6 +342,25 @@ public struct AugmentedTracker: Sendable {
         guard stale > 0 else { return }
         for k in 0..<stale { spareSteps.append(history[k]) }
         history.removeFirst(stale)
+    }
+
+    /// Computes the smoother gain of every recorded link that has none yet (see
+    /// ``AugmentedStep/gainTransposed``), with `workspace`'s buffers: each link's O(n³) solve
+    /// once, however many epochs the step stays in a fixed-lag window.
+    mutating func prepareSmootherGains(_ workspace: inout AugmentedSmoother.Workspace) {
+        guard history.count >= 2 else { return }
+        for k in 0..<(history.count - 1) where history[k].gainState == .unknown {
+            let next = history[k + 1]
+            guard !next.startsSegment, AugmentedSmoother.gain(history[k], next, &workspace) else {
+                history[k].gainState = .none
+                continue
+            }
+            if history[k].gainTransposed.size != workspace.gainTransposed.size {
+                history[k].gainTransposed = SquareMatrix(size: workspace.gainTransposed.size)
+            }
+            history[k].gainTransposed.assign(workspace.gainTransposed)
+            history[k].gainState = .ready
+        }
     }
 
     /// Marks the current state as the start of a segment in the history.

@@ -197,7 +197,7 @@ public struct TrackerBank: Sendable {
     /// from its newest step by the same ``AugmentedSmoother`` pass as a whole batch, and the
     /// members are mixed with their current weights (the evidence up to the newest step).
     /// - Throws: `emptyHistory` when nothing is recorded.
-    public func smoothedWindow() throws(TrackingError) -> [TrackEstimate] {
+    public mutating func smoothedWindow() throws(TrackingError) -> [TrackEstimate] {
         var workspace = WindowWorkspace()
         var result: [TrackEstimate] = []
         try smoothedWindow(into: &result, workspace: &workspace)
@@ -217,17 +217,21 @@ public struct TrackerBank: Sendable {
     }
 
     /// ``smoothedWindow()`` into `result` (its contents replaced, its capacity kept), with
-    /// `workspace`'s buffers: no allocation once both are warm. Members whose recorded times do
-    /// not line up with the leader's are left out of the mixture.
+    /// `workspace`'s buffers: no allocation once both are warm. Each recorded link's smoother
+    /// gain is computed once and kept with its step (``AugmentedTracker``), so an epoch costs
+    /// one new gain per member plus O(N² n²) for a window of N steps of n states
+    /// (``AugmentedSmoother``'s window pass). Members whose recorded times do not line up with
+    /// the leader's are left out of the mixture.
     /// - Throws: `emptyHistory` when nothing is recorded.
-    public func smoothedWindow(
+    public mutating func smoothedWindow(
         into result: inout [TrackEstimate], workspace: inout WindowWorkspace
     ) throws(TrackingError) {
-        let reference = members[leader].history
         while workspace.tracks.count < members.count {
             workspace.tracks.append([])
             workspace.smoothers.append(AugmentedSmoother.Workspace())
         }
+        for k in members.indices { members[k].prepareSmootherGains(&workspace.smoothers[k]) }
+        let reference = members[leader].history
         workspace.used.removeAll(keepingCapacity: true)
         var total = 0.0
         for k in members.indices {
@@ -235,7 +239,7 @@ public struct TrackerBank: Sendable {
             guard history.count == reference.count,
                 zip(history, reference).allSatisfy({ $0.time == $1.time })
             else { continue }
-            try AugmentedSmoother().smooth(
+            try AugmentedSmoother().smoothWindow(
                 history[...], workspace: &workspace.smoothers[k], into: &workspace.tracks[k])
             workspace.used.append(k)
             total += weights[k]

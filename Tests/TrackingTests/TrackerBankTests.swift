@@ -44,6 +44,41 @@ struct TrackerBankTests {
                 && abs(e.covarianceYY - m.yy) < 1e-12)
     }
 
+    @Test(
+        "Fixed-lag window: cached gains and the position block give what the batch smoother gives over the same steps"
+    )
+    func windowMatchesBatch() throws {
+        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 37)
+        var bank = try TrackerBank(
+            first: AugmentedTrackerTests.first(walk), configuration: TrackerConfiguration(recordsHistory: true),
+            offset: DeviceOffsetModel(), shadowing: Self.models, floorElevation: 0)
+        var workspace = TrackerBank.WindowWorkspace()
+        var window: [TrackEstimate] = []
+        var compared = 0
+        for (k, epoch) in epochs.prefix(40).enumerated() {
+            try bank.update(epoch, at: Double(k) + 2)
+            // A window of the last 4 s, as `lag` 3 keeps; gains are cached across epochs.
+            bank.discardHistory(before: Double(k) + 2 - 3)
+            try bank.smoothedWindow(into: &window, workspace: &workspace)
+            let batch = try bank.members.map { try AugmentedSmoother().smooth($0.history) }
+            #expect(window.count == bank.members[0].history.count)
+            for i in window.indices {
+                #expect(window[i].time == bank.members[0].history[i].time)
+                #expect(window[i].time == batch[0][i].time && window[i].level == batch[0][i].level)
+                let m = Self.mixture(batch.map { $0[i] }, bank.weights)
+                let scale = max(1, abs(m.x), abs(m.y))
+                #expect(
+                    abs(window[i].position.x - m.x) < 1e-9 * scale && abs(window[i].position.y - m.y) < 1e-9 * scale)
+                #expect(
+                    abs(window[i].covarianceXX - m.xx) < 1e-9 * m.xx && abs(window[i].covarianceYY - m.yy) < 1e-9 * m.yy
+                        && abs(window[i].covarianceXY - m.xy) < 1e-9 * (m.xx * m.yy).squareRoot(),
+                    "step \(i) at epoch \(k)")
+                compared += 1
+            }
+        }
+        #expect(compared > 100)
+    }
+
     @Test("The estimate is the members' moment-matched mixture, now and predicted 3 s ahead; weights sum to 1")
     func mixture() throws {
         let bank = try Self.bank(seed: 31, epochs: 30)
