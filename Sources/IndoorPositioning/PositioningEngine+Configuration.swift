@@ -182,9 +182,9 @@ extension PositioningEngine {
         /// every `updateInterval` of input time after the first). 0: every report used the
         /// starting models.
         public var learnedModelUpdates = 0
-        /// Σ χ² of the determined fixes that had degrees of freedom (``Fix/chiSquare``).
+        /// Σ χ² of the determined fixes that had degrees of freedom (`Fix.chiSquare`).
         public var fitChiSquare = 0.0
-        /// Σ degrees of freedom of the same fixes (``Fix/degreesOfFreedom``).
+        /// Σ degrees of freedom of the same fixes (`Fix.degreesOfFreedom`).
         public var fitDegreesOfFreedom = 0
 
         /// The a-posteriori variance factor σ̂₀² = Σχ² / Σdof of the fixes so far: about 1 when
