@@ -178,13 +178,19 @@ public struct TrilaterationSolver: Sendable {
             workspace.priorWeight = 1 / (s * s)
         }
         var theta = initialGuess(sub, centroid: centroid)
+        var residualsStale = false
         var run = levenbergMarquardt(sub, from: theta)
         if workspace.offsetPriorPrecision > 0 {
             // With the offset unknown the ranges, and so the linearised start, are scaled by it;
             // the power-weighted centroid does not depend on it: start there too, keep the better.
             let other = levenbergMarquardt(sub, from: sub.coordinates(of: weightedCentroid()))
             let spent = run.iterations + other.iterations
-            if other.cost < run.cost { run = other }
+            if other.cost < run.cost {
+                run = other
+            } else {
+                // The stored residuals are the other start's, not the kept run's.
+                residualsStale = true
+            }
             run.iterations = spent
         }
         theta = run.theta
@@ -199,6 +205,7 @@ public struct TrilaterationSolver: Sendable {
                 guard let outcome = leaveOneOut(sub, from: theta) else { break }
                 iterations += outcome.iterations
                 run = levenbergMarquardt(sub, from: outcome.theta)
+                residualsStale = false
                 theta = run.theta
                 iterations += run.iterations
                 converged = run.converged
@@ -217,6 +224,7 @@ public struct TrilaterationSolver: Sendable {
             p = constrained.point
             iterations += constrained.iterations
             let there = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot)
+            residualsStale = false
             fisher = there.normal
             fix.commonOffset = there.commonOffset
             fix.commonOffsetVariance = Self.offsetVariance(there)
@@ -225,6 +233,7 @@ public struct TrilaterationSolver: Sendable {
 
         fix.iterations = iterations
         fix.position = Point3D(x: p.x, y: p.y, z: p.z)
+        if residualsStale { _ = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot) }
         fix.residualRMS = residualRMS()
         var covariance = positionCovariance(sub, fisher: fisher)
         if rank < subspace.order {
@@ -249,9 +258,7 @@ public struct TrilaterationSolver: Sendable {
         fix.accuracy = covariance.horizontalRadius
         fix.ellipse = ellipse(of: covariance)
         if rank == subspace.order {
-            // Residuals at the reported point (the better of two starts may not be the last
-            // one evaluated).
-            _ = evaluate(sub, at: sub.coordinates(of: p), slot: workspace.currentSlot)
+            // The stored residuals are at the reported point (see `residualsStale` above).
             fix.chiSquare = weightedResidualSquares()
             let offsetParameters = workspace.offsetPriorPrecision > 0 ? 1 : 0
             fix.degreesOfFreedom = max(workspace.active.count - rank - offsetParameters, 0)
