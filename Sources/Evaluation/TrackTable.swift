@@ -120,13 +120,14 @@ extension TrackTable {
                         value: String(try csv.field(row, column)),
                         expected: "a variance in m², 0 to 1e14")
                 }
-                guard xy * xy <= xx * yy * (1 + 1e-9) + 1e-12 else {
+                let covariance = PositionCovariance(xx: xx, xy: xy, yy: yy)
+                guard covariance.isHorizontalCovariance else {
                     throw .invalidValue(
                         path: csv.path, line: csv.line, column: csv.header[covXY],
                         value: String(try csv.field(row, covXY)),
                         expected: "a covariance (varX, varY >= 0 and covXY^2 <= varX * varY)")
                 }
-                point.covariance = PositionCovariance(xx: xx, xy: xy, yy: yy)
+                point.covariance = covariance
             }
             if let isStatic {
                 let value = try csv.double(row, isStatic)

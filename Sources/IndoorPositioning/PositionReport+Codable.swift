@@ -21,9 +21,7 @@ extension PositionReport: Codable {
         let covariance: PositionCovariance
         if let given = try c.decodeIfPresent(PositionCovariance.self, forKey: .covariance) {
             let limit = Self.accuracyLimit * Self.accuracyLimit
-            guard given.xx >= 0, given.yy >= 0, given.xx <= limit, given.yy <= limit,
-                given.xy * given.xy <= given.xx * given.yy * (1 + 1e-9) + 1e-12
-            else {
+            guard given.isHorizontalCovariance, given.xx <= limit, given.yy <= limit else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .covariance, in: c,
                     debugDescription:

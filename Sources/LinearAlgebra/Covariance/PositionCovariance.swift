@@ -37,6 +37,12 @@ public struct PositionCovariance: Sendable, Hashable, Codable {
     public var isFinite: Bool {
         xx.isFinite && xy.isFinite && yy.isFinite && xz.isFinite && yz.isFinite && zz.isFinite
     }
+
+    /// Whether the horizontal block is a covariance: var x ≥ 0, var y ≥ 0 and cov xy² ≤
+    /// var x · var y (with room for rounding: a relative 10⁻⁹ and 10⁻¹² m⁴). False for NaN.
+    public var isHorizontalCovariance: Bool {
+        xx >= 0 && yy >= 0 && xy * xy <= xx * yy * (1 + 1e-9) + 1e-12
+    }
 }
 
 extension PositionCovariance {
