@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 /// Learning a site's calibration from an RSSI samples file, as `calibrate --from-traffic` and
 /// `locate --self-calibrate` do: reads every sample, runs `TrafficCalibration`, and gives the
@@ -99,10 +100,7 @@ public struct SelfCalibration: Sendable {
                 + "\n"
         } else if offsets.count > 1 {
             let sorted = offsets.sorted { $0.offset < $1.offset }
-            let values = sorted.map(\.offset)
-            let median =
-                values.count % 2 == 1
-                ? values[values.count / 2] : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
+            let median = Median.of(sorted: sorted.map(\.offset))
             let low = sorted[0], high = sorted[sorted.count - 1]
             text += String(
                 format:

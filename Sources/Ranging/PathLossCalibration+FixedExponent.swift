@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 extension PathLossCalibration {
     /// The fit with the exponent held at `exponent`: every sample says P₀ = y + 10 n log₁₀ d,
@@ -26,8 +27,8 @@ extension PathLossCalibration {
             sigma = (z.map { ($0 - p0) * ($0 - p0) }.reduce(0, +) / Double(m - 1)).squareRoot()
             standardError = sigma / Double(m).squareRoot()
         } else {
-            p0 = Self.median(z)
-            sigma = 1.4826 * Self.median(z.map { abs($0 - p0) })
+            p0 = Median.of(z)
+            sigma = 1.4826 * Median.of(z.map { abs($0 - p0) })
             standardError = (Double.pi / 2).squareRoot() * sigma / Double(m).squareRoot()
         }
         guard CalibrationResult.plausibleMeasuredPower.contains(p0) else {
@@ -37,11 +38,5 @@ extension PathLossCalibration {
             model: PathLossModel(measuredPower: p0, exponent: exponent, sigma: max(sigma, PathLossModel.minimumSigma)),
             measuredPowerStandardError: standardError, exponentStandardError: 0, correlation: 0,
             count: m, inlierCount: m, distanceSpan: span, method: method, iterations: 0)
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let n = sorted.count
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 }
