@@ -491,7 +491,7 @@ extension DeviceTrack {
 
 extension DeviceTrack {
     /// Replaces each held report of the current track by its smoothed estimate over the
-    /// track's recorded window (``TrackerBank/smoothedWindow()``), then lets the track forget
+    /// track's recorded window (``TrackerBank/smoothedWindow(into:workspace:)``), then lets the track forget
     /// the steps that no held report needs, so that memory and work stay within the lag.
     fileprivate mutating func refineHeld(context: inout EpochContext) {
         guard var current = tracker else { return }

@@ -19,7 +19,7 @@ import LinearAlgebra
 public struct AugmentedSmoother: Sendable {
     /// Scratch space for the backward pass, reused between calls so that smoothing a window of
     /// steps of one size allocates nothing once warm (fixed-lag smoothing runs it every epoch).
-    public struct Workspace: Sendable {
+    struct Workspace: Sendable {
         var smoothedState: [Double] = []
         var smoothedCovariance = SquareMatrix(size: 0)
         var factor = SquareMatrix(size: 0)
@@ -31,7 +31,7 @@ public struct AugmentedSmoother: Sendable {
         var linkedState: [Double] = []
 
         /// An empty workspace; it sizes itself to the first steps it smooths.
-        public init() {}
+        init() {}
 
         /// Makes every buffer fit states of `n` entries (allocates only when the size changes).
         mutating func fit(_ n: Int) {
@@ -57,29 +57,15 @@ public struct AugmentedSmoother: Sendable {
     /// Complexity: O(N n³) for N steps of n states.
     /// - Throws: `emptyHistory` when `steps` is empty.
     public func smooth(_ steps: [AugmentedStep]) throws(TrackingError) -> [TrackEstimate] {
-        var workspace = Workspace()
-        var result: [TrackEstimate] = []
-        try smooth(steps[...], workspace: &workspace, into: &result)
-        return result
-    }
-
-    /// Smoothed estimates of `steps` into `result` (replacing its contents, keeping its
-    /// capacity), with `workspace`'s buffers: the backward pass of ``smooth(_:)`` without
-    /// allocating once `result` and `workspace` are warm. The first step is smoothed without a
-    /// predecessor (a window of a longer track is smoothed as if it started there).
-    /// - Throws: `emptyHistory` when `steps` is empty.
-    public func smooth(
-        _ steps: ArraySlice<AugmentedStep>, workspace: inout Workspace, into result: inout [TrackEstimate]
-    ) throws(TrackingError) {
         guard let last = steps.last else { throw .emptyHistory }
+        var workspace = Workspace()
         workspace.fit(last.state.count)
-        result.removeAll(keepingCapacity: true)
-        let placeholder = Self.estimate(of: last, state: last.state, covariance: last.covariance)
-        for _ in steps.indices { result.append(placeholder) }
+        var result = Array(
+            repeating: Self.estimate(of: last, state: last.state, covariance: last.covariance), count: steps.count)
         workspace.smoothedState.assign(last.state)
         workspace.smoothedCovariance.assign(last.covariance)
-        var k = steps.endIndex - 2
-        while k >= steps.startIndex {
+        var k = steps.count - 2
+        while k >= 0 {
             let step = steps[k], next = steps[k + 1]
             if next.startsSegment || step.state.count != workspace.smoothedState.count
                 || !link(step, next, &workspace)
@@ -88,10 +74,11 @@ public struct AugmentedSmoother: Sendable {
                 workspace.smoothedState.assign(step.state)
                 workspace.smoothedCovariance.assign(step.covariance)
             }
-            result[k - steps.startIndex] = Self.estimate(
+            result[k] = Self.estimate(
                 of: step, state: workspace.smoothedState, covariance: workspace.smoothedCovariance)
             k -= 1
         }
+        return result
     }
 
     /// Replaces the workspace's smoothed state and covariance, those of `next`, by those of
@@ -99,12 +86,7 @@ public struct AugmentedSmoother: Sendable {
     private func link(_ step: AugmentedStep, _ next: AugmentedStep, _ w: inout Workspace) -> Bool {
         guard Self.gain(step, next, &w) else { return false }
         let n = step.state.count
-        // sˢₖ = sₖ + Xᵀ (sˢₖ₊₁ − s⁻ₖ₊₁)
-        for i in 0..<n {
-            var sum = 0.0
-            for r in 0..<n { sum += w.gainTransposed[r, i] * (w.smoothedState[r] - next.predictedState[r]) }
-            w.linkedState[i] = step.state[i] + sum
-        }
+        Self.linkMean(step, next, gain: w.gainTransposed, &w)
         // Pˢₖ = Pₖ + Xᵀ (Pˢₖ₊₁ − P⁻ₖ₊₁) X
         for i in 0..<(n * n) {
             w.difference.storage[i] = w.smoothedCovariance.storage[i] - next.predictedCovariance.storage[i]
@@ -131,6 +113,19 @@ public struct AugmentedSmoother: Sendable {
         swap(&w.smoothedState, &w.linkedState)
         swap(&w.smoothedCovariance, &w.linkedCovariance)
         return true
+    }
+
+    /// The mean of a link, sˢₖ = sₖ + Xᵀ (sˢₖ₊₁ − s⁻ₖ₊₁), into `w.linkedState`: X the link's gain
+    /// transposed (``gain(_:_:_:)``), sˢₖ₊₁ the smoothed state in `w.smoothedState`.
+    private static func linkMean(
+        _ step: AugmentedStep, _ next: AugmentedStep, gain x: SquareMatrix, _ w: inout Workspace
+    ) {
+        let n = step.state.count
+        for i in 0..<n {
+            var sum = 0.0
+            for r in 0..<n { sum += x[r, i] * (w.smoothedState[r] - next.predictedState[r]) }
+            w.linkedState[i] = step.state[i] + sum
+        }
     }
 
     /// The gain of the link from `step` to `next`, transposed, into `w.gainTransposed`:
@@ -162,8 +157,8 @@ public struct AugmentedSmoother: Sendable {
     }
 
     /// Fixed-lag smoothing over a window of steps whose gains are cached
-    /// (``AugmentedTracker/prepareSmootherGains(_:)``): the estimates of ``smooth(_:workspace:into:)``
-    /// in O(N² n²) instead of O(N n³). The mean runs the same recursion with the cached gains;
+    /// (``AugmentedTracker/prepareSmootherGains(_:)``): the estimates of ``smooth(_:)`` over the
+    /// same steps in O(N² n²) instead of O(N n³). The mean runs the same recursion with the cached gains;
     /// of the smoothed covariance only the horizontal block is formed, by unrolling
     /// Pˢₖ = Pₖ + Cₖ (Pˢₖ₊₁ − P⁻ₖ₊₁) Cₖᵀ along the links after step k:
     ///
@@ -192,12 +187,7 @@ public struct AugmentedSmoother: Sendable {
         while k >= steps.startIndex {
             let step = steps[k]
             if linked(k) {
-                let next = steps[k + 1]
-                for i in 0..<n {
-                    var sum = 0.0
-                    for r in 0..<n { sum += step.gainTransposed[r, i] * (w.smoothedState[r] - next.predictedState[r]) }
-                    w.linkedState[i] = step.state[i] + sum
-                }
+                Self.linkMean(step, steps[k + 1], gain: step.gainTransposed, &w)
                 swap(&w.smoothedState, &w.linkedState)
             } else if step.state.count == n {
                 w.smoothedState.assign(step.state)

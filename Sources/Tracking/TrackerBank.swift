@@ -192,18 +192,6 @@ public struct TrackerBank: Sendable {
             weights: totalLogEvidence.map { Foundation.exp($0 - totalLogEvidence[best]) })
     }
 
-    /// Fixed-lag smoothing: the smoothed estimates of the steps still recorded (see
-    /// ``discardHistory(before:)``), oldest first. Each member's window is smoothed backwards
-    /// from its newest step by the same ``AugmentedSmoother`` pass as a whole batch, and the
-    /// members are mixed with their current weights (the evidence up to the newest step).
-    /// - Throws: `emptyHistory` when nothing is recorded.
-    public mutating func smoothedWindow() throws(TrackingError) -> [TrackEstimate] {
-        var workspace = WindowWorkspace()
-        var result: [TrackEstimate] = []
-        try smoothedWindow(into: &result, workspace: &workspace)
-        return result
-    }
-
     /// Scratch space of ``smoothedWindow(into:workspace:)``: the smoother's, and one estimate
     /// array per member; reused, it makes fixed-lag smoothing allocation-free once warm.
     public struct WindowWorkspace: Sendable {
@@ -216,8 +204,10 @@ public struct TrackerBank: Sendable {
         public init() {}
     }
 
-    /// ``smoothedWindow()`` into `result` (its contents replaced, its capacity kept), with
-    /// `workspace`'s buffers: no allocation once both are warm. Each recorded link's smoother
+    /// Fixed-lag smoothing: the smoothed estimates of the steps still recorded (see
+    /// ``discardHistory(before:)``), oldest first, into `result` (its contents replaced, its
+    /// capacity kept), the members mixed with their current weights (the evidence up to the
+    /// newest step). With `workspace`'s buffers: no allocation once both are warm. Each recorded link's smoother
     /// gain is computed once and kept with its step (``AugmentedTracker``), so an epoch costs
     /// one new gain per member plus O(N² n²) for a window of N steps of n states
     /// (``AugmentedSmoother``'s window pass). Members whose recorded times do not line up with
@@ -236,9 +226,7 @@ public struct TrackerBank: Sendable {
         var total = 0.0
         for k in members.indices {
             let history = members[k].history
-            guard history.count == reference.count,
-                zip(history, reference).allSatisfy({ $0.time == $1.time })
-            else { continue }
+            guard Self.lineUp(history, reference) else { continue }
             try AugmentedSmoother().smoothWindow(
                 history[...], workspace: &workspace.smoothers[k], into: &workspace.tracks[k])
             workspace.used.append(k)
@@ -265,10 +253,9 @@ public struct TrackerBank: Sendable {
     private static func mix(
         _ histories: [[AugmentedStep]], reference: Int, weights relative: [Double]
     ) throws(TrackingError) -> [TrackEstimate] {
-        let times = histories[reference].map(\.time)
         var tracks: [[TrackEstimate]] = []
         var weights: [Double] = []
-        for k in histories.indices where histories[k].map(\.time) == times {
+        for k in histories.indices where lineUp(histories[k], histories[reference]) {
             tracks.append(try AugmentedSmoother().smooth(histories[k]))
             weights.append(relative[k])
         }
@@ -278,5 +265,11 @@ public struct TrackerBank: Sendable {
             result[i] = .mixture(count: tracks.count, weight: { weights[$0] / sum }, { tracks[$0][i] })
         }
         return result
+    }
+
+    /// Whether two members recorded steps at the same times (their smoothed tracks can be mixed
+    /// step by step). Does not allocate.
+    private static func lineUp(_ a: [AugmentedStep], _ b: [AugmentedStep]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.time == $1.time }
     }
 }
