@@ -3,14 +3,23 @@
 # renders the bundled sample's replay, loads it in headless Chromium twice with the slider
 # moved to two different times (the page's #t=SHARE fragment sets the slider and fires its
 # input event, as a user's drag does), takes a screenshot each time, and checks that the
-# position marker moved and the pictures differ. Skipped with a message where Chromium is absent.
+# position marker moved and the pictures differ. As root on Debian it installs Chromium when it is
+# missing; elsewhere without Chromium it is skipped with a message.
 #   usage: Scripts/check-replay.sh [OUTPUT_DIR]   (default: .build/replay-check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/replay-check}"
-browser="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
+find_browser() { command -v chromium || command -v chromium-browser || command -v google-chrome || true; }
+browser="$(find_browser)"
+if [ -z "$browser" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    # As root on Debian the check installs what it needs, as Scripts/ensure-lapack.sh does.
+    echo "check-replay.sh: installing Chromium: apt-get install -y chromium" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq chromium; } >&2 || true
+    browser="$(find_browser)"
+fi
 if [ -z "$browser" ]; then
-    echo "check-replay.sh: skipped: no Chromium found (Debian: apt-get install chromium)" >&2
+    echo "check-replay.sh: skipped: no Chromium found (Debian, as root: apt-get install -y chromium)" >&2
     exit 0
 fi
 mkdir -p "$out"

@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, installing LAPACK/BLAS first when they are missing:
-# the Python reference pipelines' tests (when python3 has numpy and scipy), every Swift test, the
-# HTML replay check in headless Chromium (when installed) and the documentation build.
+# the Python reference pipelines' tests (numpy and scipy from PyPI when missing), every Swift test, the
+# HTML replay check in headless Chromium (installed as root when missing) and the documentation build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-lapack.sh
 # The sources are formatted as swift-format formats them (.swift-format): exit 1 lists the files.
 bash Scripts/check-format.sh
-if command -v python3 >/dev/null 2>&1 && python3 -c "import numpy, scipy" 2>/dev/null; then
-    python3 -m unittest discover -s Scripts/reference -p 'test_*.py'
-else
-    echo "test.sh: skipping the Python reference tests (python3 with numpy and scipy not found)" >&2
-fi
+# Python 3 runs the reference pipelines' tests and the Dask example; numpy, scipy and
+# dask[distributed] come from PyPI when it lacks them (as LAPACK comes from apt above).
+command -v python3 >/dev/null 2>&1 \
+    || { echo "test.sh: python3 is missing; run: sudo apt-get install -y python3 python3-pip" >&2; exit 1; }
+python_needs() {  # python_needs MODULE PIP-REQUIREMENT
+    python3 -c "import $1" 2>/dev/null && return 0
+    echo "test.sh: installing $2 from PyPI" >&2
+    python3 -m pip install --quiet --disable-pip-version-check "$2" \
+        || { echo "test.sh: pip could not install $2; run: python3 -m pip install \"$2\"" >&2; exit 1; }
+}
+python_needs numpy numpy
+python_needs scipy scipy
+python_needs dask.distributed "dask[distributed]"
+python3 -m unittest discover -s Scripts/reference -p 'test_*.py'
 swift build --build-tests "$@"
 swift test --skip-build "$@"
-# The HTML replay page in headless Chromium (skipped with a message where Chromium is absent).
+# The HTML replay page in headless Chromium (installed when missing as root; else skipped with a message).
 bash Scripts/check-replay.sh
 # The DocC catalog and the API of the modules the README and guides use build into one archive,
 # with every documentation warning as an error, and it has the pages a newcomer looks for.
@@ -29,12 +38,8 @@ echo "test.sh: documentation for IndoorPositioning, BeaconModel, LinearAlgebra, 
 # A consumer package made from the README's lines alone builds and runs the quick start.
 bash Scripts/check-consumer.sh
 # The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
-if command -v python3 >/dev/null 2>&1 && python3 -c "import dask.distributed" 2>/dev/null; then
-    dask_dir="$(mktemp -d)"
-    python3 Scripts/make-device-batch.py 6 3000 30 "$dask_dir"
-    python3 Scripts/dask-locate.py --plan "$dask_dir/plan.json" --rssi "$dask_dir/rssi.csv" \
-        --output "$dask_dir/merged.csv" --bin "$(swift build --show-bin-path "$@")/indoorpos" --check
-    rm -rf "$dask_dir"
-else
-    echo "test.sh: skipping the Dask example (python3 with dask.distributed not found; pip install \"dask[distributed]\")" >&2
-fi
+dask_dir="$(mktemp -d)"
+python3 Scripts/make-device-batch.py 6 3000 30 "$dask_dir"
+python3 Scripts/dask-locate.py --plan "$dask_dir/plan.json" --rssi "$dask_dir/rssi.csv" \
+    --output "$dask_dir/merged.csv" --bin "$(swift build --show-bin-path "$@")/indoorpos" --check
+rm -rf "$dask_dir"
