@@ -13,7 +13,8 @@
 # steadiness of each run (Scripts/steadiness.py: median fix-to-fix step against the true step
 # over the same second, and the drawn path's length over the true path's).
 #   usage: Scripts/accuracy.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/accuracy)
-# Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…).
+# Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…);
+# BIN=… names the indoorpos binary to measure (default: a release build of this checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/accuracy}"
@@ -21,8 +22,13 @@ shift || true
 data="${DATA:-../shared/data}"
 mkdir -p "$out"
 bash Scripts/ensure-lapack.sh
-swift build -c release --product indoorpos >&2
-bin="$(swift build -c release --show-bin-path)/indoorpos"
+# BIN=path/to/indoorpos runs that binary instead (to compare two builds on the same tables).
+if [ -n "${BIN:-}" ]; then
+    bin="$BIN"
+else
+    swift build -c release --product indoorpos >&2
+    bin="$(swift build -c release --show-bin-path)/indoorpos"
+fi
 
 for set in danis-office kolakowski-flat uji-geo; do
     rssi=tracks_rssi.csv truth=tracks_truth.csv models_list="plan calibrated"

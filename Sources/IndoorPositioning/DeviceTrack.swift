@@ -12,6 +12,8 @@ struct DeviceTrack: Sendable {
         var time: Double
         var slot: Int
         var rssi: Double
+        /// The phone's activity hint that came with the sample, if any.
+        var activity: ActivityHint? = nil
     }
 
     let device: String?
@@ -45,6 +47,9 @@ struct DeviceTrack: Sendable {
     private var fresh: [PositionReport] = []
     /// The zone rule applied to reports as they leave the lag (`zones` decides at epoch time).
     private var lagZones = ZoneHysteresis()
+    /// With a lag and online learning: the samples of the held tracked reports, each with its
+    /// report's time, taught to the learner with the refined position as the report leaves.
+    private var heldLessons: [(report: Double, slot: Int, rssi: Double)] = []
 
     init(device: String?, levels: [Int], epoch: Double, floor: FloorEstimator.Configuration) throws(PositioningError) {
         let beaconCount = levels.count
@@ -87,7 +92,7 @@ struct DeviceTrack: Sendable {
                 break
             }
         }
-        release(upTo: .infinity, context: context, into: &reports)
+        release(upTo: .infinity, context: &context, into: &reports)
     }
 
     /// The smoothed estimates of every track of this device (RTS over each recorded history),
@@ -129,7 +134,7 @@ struct DeviceTrack: Sendable {
         held.append(contentsOf: buffer)
         fresh = buffer
         refineHeld(context: &context)
-        release(upTo: end - lag, context: context, into: &reports)
+        release(upTo: end - lag, context: &context, into: &reports)
         return produced
     }
 
@@ -282,6 +287,8 @@ struct DeviceTrack: Sendable {
                         at: end - configuration.epoch)
                 }
                 collectMeasurements(samples, level: level, after: current.time, context: context)
+                // The phone's latest activity hint of the epoch weighs the motion modes over it.
+                if let hint = samples.last(where: { $0.activity != nil })?.activity { current.observe(hint) }
                 try current.update(measurements, at: end)
                 if fix.status.isDetermined {
                     try current.verify(against: measured)
@@ -333,9 +340,14 @@ struct DeviceTrack: Sendable {
             offset: current.deviceOffset, context: &context)
         let position = context.geometry.position(estimate.position, onLevel: level)
         if context.learner != nil {
-            context.learn(
-                samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
-                covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
+            if context.configuration.lag > 0 {
+                // Taught when the report leaves the lag, with its refined position.
+                for s in samples { heldLessons.append((end, s.slot, s.rssi)) }
+            } else {
+                context.learn(
+                    samples.lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: level, receiver: position,
+                    covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
+            }
         }
         reports.append(
             PositionReport(
@@ -419,7 +431,8 @@ extension DeviceTrack {
             let item = samples[i]
             var j = i
             while j > 0,
-                (item.time, item.slot, item.rssi) < (samples[j - 1].time, samples[j - 1].slot, samples[j - 1].rssi)
+                (item.time, item.slot, item.rssi, item.activityRank)
+                    < (samples[j - 1].time, samples[j - 1].slot, samples[j - 1].rssi, samples[j - 1].activityRank)
             {
                 samples[j] = samples[j - 1]
                 j -= 1
@@ -483,7 +496,7 @@ extension DeviceTrack {
             start = grid.afterClock(end: end, next: next, skipping: !predicting)
         }
         let lag = context.configuration.lag
-        if lag > 0 { release(upTo: limit - lag, context: context, into: &reports) }
+        if lag > 0 { release(upTo: limit - lag, context: &context, into: &reports) }
     }
 }
 
@@ -527,15 +540,26 @@ extension DeviceTrack {
     }
 
     /// Hands the held reports stamped at or before `time` to `reports`, oldest first, each with
-    /// its zone decided on its final position.
+    /// its zone decided on its final position; with online learning, each tracked report's
+    /// samples teach the learner at that position (the refined one, rather than the causal).
     fileprivate mutating func release(
-        upTo time: Double, context: EpochContext, into reports: inout [PositionReport]
+        upTo time: Double, context: inout EpochContext, into reports: inout [PositionReport]
     ) {
         var count = 0
         while count < held.count, held[count].timestamp <= time { count += 1 }
         guard count > 0 else { return }
+        var lessons = 0
         for i in 0..<count {
             var report = held[i]
+            var taught = lessons
+            while taught < heldLessons.count, heldLessons[taught].report <= report.timestamp { taught += 1 }
+            if taught > lessons, report.source == .tracked || report.source == .smoothed {
+                context.learn(
+                    heldLessons[lessons..<taught].lazy.map { (slot: $0.slot, rssi: $0.rssi) }, level: report.level,
+                    receiver: report.position, covariance: report.covariance,
+                    offset: report.deviceOffset ?? deviceOffset(context: context))
+            }
+            lessons = taught
             if let floor = context.beacons.floors[report.level] {
                 report.zone = lagZones.update(
                     time: report.timestamp, position: report.position.planar, accuracy: report.accuracy,
@@ -544,5 +568,17 @@ extension DeviceTrack {
             reports.append(report)
         }
         held.removeFirst(count)
+        heldLessons.removeFirst(lessons)
+    }
+}
+
+extension DeviceTrack.Pending {
+    /// A total order of the hints for the canonical sample order (none, stationary, walking).
+    var activityRank: Int {
+        switch activity {
+        case nil: return 0
+        case .stationary?: return 1
+        case .walking?: return 2
+        }
     }
 }

@@ -171,6 +171,8 @@ extension PositioningEngine {
         public var trackRestarts = 0
         /// Devices finished and forgotten after ``Configuration/idleRelease`` without a sample.
         public var releasedDevices = 0
+        /// Samples used that carried the phone's activity hint (``RSSISample/activity``).
+        public var activityHints = 0
         /// Epochs with samples that gave no report because no fix could be made from them (for
         /// example while the floor rule still holds the old floor and only another floor's
         /// beacons are heard).

@@ -109,7 +109,7 @@ public struct PositioningEngine: Sendable {
         }
         let before = ready.count
         let used = devices.add(
-            .init(time: sample.timestamp, slot: slot, rssi: sample.rssi), to: index,
+            .init(time: sample.timestamp, slot: slot, rssi: sample.rssi, activity: sample.activity), to: index,
             context: &context, into: &ready)
         context.statistics.reports += ready.count - before
         if used { devices.heard(index, at: sample.timestamp) }
@@ -120,6 +120,7 @@ public struct PositioningEngine: Sendable {
         }
         if used {
             context.statistics.accepted += 1
+            if sample.activity != nil { context.statistics.activityHints += 1 }
             return .accepted
         }
         context.statistics.late += 1

@@ -14,6 +14,10 @@ import IndoorPositioning
 /// with `PositioningEngine.Configuration.idleRelease` devices not heard for that long are
 /// finished and forgotten on the way.
 ///
+/// A file with an `activity` column (the phone's own activity recognition) is positioned with
+/// the tracker's motion modes, which the hints weigh (`MotionModes` with their defaults, when
+/// the configuration has none; ``BatchResult/motionModesForActivity`` says so).
+///
 /// The result does not depend on the pass: a file whose rows are shuffled within one second of
 /// their device's order, or sorted from any order, gives the reports of the file in order.
 public struct BatchLocator: Sendable {
@@ -71,6 +75,7 @@ public struct BatchLocator: Sendable {
         var configuration = self.configuration
         var reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
         try hasDevices(reader.hasDevices)
+        let modesForActivity = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)
         var held: [PositionReport] = []
         let smooth = self.smooth
         var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
@@ -114,10 +119,11 @@ public struct BatchLocator: Sendable {
         }
         if smooth { held += engine.finish() } else { engine.finish().forEach(write) }
         if smooth { try engine.smooth(held).forEach(write) }
-        let result = BatchResult(
+        var result = BatchResult(
             counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,
             restarts: restarted ? 1 : 0, setApart: engine.inconsistentBeacons,
             learnedModels: engine.learnedModels)
+        result.motionModesForActivity = modesForActivity && engine.statistics.activityHints > 0
         if engine.statistics.accepted == 0 {
             throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
         }

@@ -14,6 +14,9 @@ public struct BatchResult: Sendable {
     public let setApart: [BeaconIdentity]
     /// The models learned while locating (with online learning), per beacon in plan order.
     public let learnedModels: [LearnedPathLoss]?
+    /// Whether the file's `activity` column turned on the tracker's motion modes, which the
+    /// configuration had off (``BatchLocator/run(path:hasDevices:write:restart:progress:)``).
+    public var motionModesForActivity = false
 
     /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".
     public var skipped: [String] {
@@ -42,6 +45,16 @@ public struct BatchResult: Sendable {
             reasons.append("\(statistics.epochsRefused) refused by the tracker without a determined fix")
         }
         return "\(statistics.epochsWithoutReport) epochs gave no position: " + reasons.joined(separator: ", ")
+    }
+
+    /// What the phone's activity hints did, or nil when no sample carried one.
+    public var activityNote: String? {
+        guard statistics.activityHints > 0 else { return nil }
+        let hints = "\(statistics.activityHints) samples carried the phone's activity"
+        if motionModesForActivity {
+            return hints + "; the activity column turned on the tracker's motion modes, which the hints weigh"
+        }
+        return hints + "; the hints weigh the tracker's motion modes (ignored without a tracker)"
     }
 
     /// What was read and skipped, in one phrase ("120 samples read; skipped 3 of beacons not in

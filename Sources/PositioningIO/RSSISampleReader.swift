@@ -1,7 +1,10 @@
 import Foundation
 
-/// Streams the RSSI samples CSV of `FORMATS.md` (`timestamp,uuid,major,minor,rssi` and an
-/// optional `device` column, in any order), one sample at a time.
+/// Streams the RSSI samples CSV of `FORMATS.md` (`timestamp,uuid,major,minor,rssi` and the
+/// optional `device` and `activity` columns, in any order), one sample at a time.
+///
+/// `activity` is `stationary` or `walking` (`ActivityHint`); `unknown` or an empty cell is no
+/// hint; any other text is an error naming the line (or a skipped row with `skipBadRows`).
 ///
 /// Rows with `rssi` 0 or 127 (the platforms' "no reading") are skipped and counted. A malformed
 /// row is an error naming its line and column, unless `skipBadRows` is set, in which case it is
@@ -38,11 +41,15 @@ public final class RSSISampleReader {
                 identity: .init(
                     uuid: try csv.requireColumn("uuid"), major: try csv.requireColumn("major"),
                     minor: try csv.requireColumn("minor")),
-                rssi: try csv.requireColumn("rssi"), device: csv.column("device")))
+                rssi: try csv.requireColumn("rssi"), device: csv.column("device"),
+                activity: csv.column("activity")))
     }
 
     /// Whether the file has a `device` column.
     public var hasDevices: Bool { stream.columns.device != nil }
+
+    /// Whether the file has an `activity` column (the phone's activity hints).
+    public var hasActivity: Bool { stream.columns.activity != nil }
 
     /// The next sample, or nil at the end of the file.
     public func next() throws(FileError) -> RSSISample? {
@@ -58,6 +65,7 @@ struct SampleStream {
         var identity: CSVReader.IdentityColumns
         var rssi: Int
         var device: Int?
+        var activity: Int?
     }
 
     var rows: CSVRows
@@ -134,6 +142,24 @@ struct SampleStream {
             }
             device = name
         }
-        return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device)
+        var activity: ActivityHint?
+        if let index = columns.activity {
+            let range = try rows.trimmedRange(index)
+            if let hint = Self.activity(rows.buffer[range]) {
+                activity = hint
+            } else if !(range.isEmpty || rows.buffer[range].elementsEqual("unknown".utf8)) {
+                throw .invalidValue(
+                    path: rows.path, line: rows.line, column: rows.header[index], value: rows.text(range),
+                    expected: "stationary, walking, unknown or empty")
+            }
+        }
+        return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device, activity: activity)
+    }
+
+    /// The hint a cell spells exactly (`stationary`, `walking`), or nil.
+    private static func activity(_ bytes: ArraySlice<UInt8>) -> ActivityHint? {
+        if bytes.elementsEqual("stationary".utf8) { return .stationary }
+        if bytes.elementsEqual("walking".utf8) { return .walking }
+        return nil
     }
 }

@@ -1,21 +1,28 @@
 /// What the phone's own activity recognition says about its user (iOS `CMMotionActivity`,
-/// Android activity recognition): evidence for the tracker's ``MotionMode``.
-public enum ActivityHint: String, Sendable, Hashable, CaseIterable {
+/// Android activity recognition): evidence for the tracker's ``MotionMode``. The RSSI CSV's
+/// optional `activity` column carries it as `stationary` or `walking` (`unknown` or empty: no
+/// hint).
+public enum ActivityHint: String, Sendable, Hashable, Codable, CaseIterable {
     /// The phone reports its user as stationary.
     case stationary
-    /// The phone reports its user as moving (walking or running).
-    case moving
+    /// The phone reports its user as moving on foot (walking or running).
+    case walking
 
     /// P(hint | mode) for (standing, strolling, walking): the likelihood the tracker weighs the
-    /// mode probabilities with. Activity recognisers report walking reliably and need a few
-    /// seconds to report a stop; slow browsing is reported either way.
+    /// mode probabilities with.
     ///
-    ///     stationary: 0.9 standing, 0.4 strolling, 0.05 walking
-    ///     moving:     0.1 standing, 0.6 strolling, 0.95 walking
+    ///     stationary: 0.95 standing, 0.3 strolling, 0.02 walking
+    ///     walking:    0.05 standing, 0.7 strolling, 0.98 walking
+    ///
+    /// Activity recognisers tell still from walking with about 95 % accuracy once settled; slow
+    /// browsing is reported either way (see Docs/Tracking.md, "Activity hints").
     public var likelihood: (Double, Double, Double) {
         switch self {
-        case .stationary: return (0.9, 0.4, 0.05)
-        case .moving: return (0.1, 0.6, 0.95)
+        case .stationary: return Self.stationaryLikelihood
+        case .walking: return Self.walkingLikelihood
         }
     }
+
+    static let stationaryLikelihood = (0.95, 0.02, 0.002)
+    static let walkingLikelihood = (0.05, 0.7, 0.98)
 }

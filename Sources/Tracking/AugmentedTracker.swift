@@ -78,6 +78,9 @@ public struct AugmentedTracker: Sendable {
     /// The last prediction's kinematic F entries (f_pv, f_vv), the mixture's with motion modes:
     /// what the smoother links the recorded steps with.
     var stepCoefficients = (positionVelocity: 0.0, velocity: 1.0)
+    /// The phone's activity hint for the next prediction interval (``observe(_:)``), consumed by
+    /// the next ``predict(to:)``.
+    var pendingActivity: ActivityHint?
     var fixRejections = 0
     var monitor = InnovationMonitor()
     let fixGate: Double
@@ -181,6 +184,7 @@ public struct AugmentedTracker: Sendable {
             &state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
             noiseScale: monitor.noiseScale)
         modeProbabilities = transition.predictedProbabilities(over: dt)
+        pendingActivity = nil
         let step = transition.step(dt)
         stepCoefficients = (step.positionVelocity, step.velocity)
         self.time = time
@@ -203,6 +207,7 @@ public struct AugmentedTracker: Sendable {
                 (m.models(walking: motion), (m.dwellTimes.standing, m.dwellTimes.strolling, m.dwellTimes.walking))
             },
             probabilities: modeProbabilities,
+            activity: pendingActivity,
             offsetDrift: offsetModel.isEstimated ? offsetModel.drift : 0,
             correlationTime: shadowing.correlationTime,
             maximumPositionVariance: configuration.maximumPositionVariance,

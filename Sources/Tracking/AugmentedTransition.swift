@@ -10,6 +10,9 @@ struct AugmentedTransition: Sendable {
     var modes: (models: (MotionModel, MotionModel, MotionModel), dwellTimes: (Double, Double, Double))? = nil
     /// The mode probabilities at the state's time.
     var probabilities = ModeProbabilities(standing: 1, strolling: 1, walking: 1)
+    /// The phone's activity over the interval, if it said: weighs the Markov-predicted mode
+    /// probabilities with ``ActivityHint/likelihood`` (Bayes' rule).
+    var activity: ActivityHint? = nil
     /// The offset's random-walk density, dB²/s (0 when the offset is fixed).
     let offsetDrift: Double
     /// Bias correlation time, seconds.
@@ -83,7 +86,9 @@ extension AugmentedTransition {
     /// The mode probabilities dt seconds after the state's time (unchanged without modes).
     func predictedProbabilities(over dt: Double) -> ModeProbabilities {
         guard let modes else { return probabilities }
-        return probabilities.predicted(over: dt, dwellTimes: modes.dwellTimes)
+        let predicted = probabilities.predicted(over: dt, dwellTimes: modes.dwellTimes)
+        guard let activity else { return predicted }
+        return predicted.weighted(by: activity.likelihood)
     }
 
     /// The kinematic step over dt seconds: the single model's, or the modes' mixture weighted by

@@ -17,9 +17,10 @@ public struct DeviceOffsetModel: Sendable, Hashable, Codable {
     /// calibrated with this kind of phone.
     public var priorSigma: Double?
     /// Spectral density of the offset's random walk, dB²/s: its standard deviation grows by
-    /// √(drift · t) over t seconds without evidence. Default 0.05 (about 1.7 dB a minute: a
+    /// √(drift · t) over t seconds without evidence. Default 0.005 (about 0.55 dB a minute): a
     /// phone moved from hand to pocket or bag loses several dB to the body within seconds to
-    /// minutes).
+    /// minutes, but at 0.05 (1.7 dB a minute) the offset followed the model's errors instead
+    /// (Docs/Tracking.md, "offset drift").
     public var drift: Double
 
     /// An offset model; the defaults suit a phone of unknown make on an uncalibrated plan.

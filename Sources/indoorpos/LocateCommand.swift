@@ -21,8 +21,7 @@ struct LocateCommand: ParsableCommand {
     @OptionGroup var planOption: PlanOption
     @OptionGroup var samples: SamplesOptions
 
-    @Option(name: .long, help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's.")
-    var calibration: String?
+    @OptionGroup var modelOptions: ModelOptions
 
     @OptionGroup var engine: EngineOptions
 
@@ -41,9 +40,6 @@ struct LocateCommand: ParsableCommand {
         transform: NumberArgument.parse)
     var idleRelease: Double = 0
 
-    @Flag(name: .long, help: "With --self-calibrate: list every device's learned offset, however many.")
-    var verbose = false
-
     @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
 
@@ -56,20 +52,6 @@ struct LocateCommand: ParsableCommand {
             "Add the horizontal covariance var_x,var_y,cov_xy (m^2) to every fix (CSV columns, JSON lines and GeoJSON properties), so that 'render' draws the real error ellipses."
     )
     var covariance = false
-
-    @Flag(
-        name: .long,
-        help:
-            "Learn every beacon's path-loss model while locating, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order)."
-    )
-    var learnOnline = false
-
-    @Flag(
-        name: .long,
-        help:
-            "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then locate with the learned models. Reads the input more than once."
-    )
-    var selfCalibrate = false
 
     @Flag(
         name: .long,
@@ -90,9 +72,6 @@ struct LocateCommand: ParsableCommand {
         if reportMotion && !engine.motionModes {
             throw ValidationError("--report-motion writes the motion-mode probabilities; it needs --motion-modes")
         }
-        if learnOnline && selfCalibrate {
-            throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
-        }
     }
 
     var plan: String { planOption.plan }
@@ -102,7 +81,7 @@ struct LocateCommand: ParsableCommand {
 
     func run() throws {
         try ToolErrors.run {
-            try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + (calibration.map { [$0] } ?? []))
+            try OutputFile.refuseOverwriting(output, inputs: [plan, rssi] + modelOptions.inputs)
             let floorPlan = try FloorPlan.load(path: plan)
             // A piped input is copied first: grouping, smoothing and learning read it again.
             let input = try SpooledInput(path: rssi)
@@ -112,22 +91,11 @@ struct LocateCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("locate: warning: \(plan): \(warning)\n".utf8))
                 }
             }
-            let file = try calibration.map(CalibrationFile.load(path:))
             var configuration = engine.configuration(recordsHistory: smooth)
             configuration.idleRelease = idleRelease > 0 && !smooth ? idleRelease : nil
-            if learnOnline { configuration.learning = OnlineLearning() }
-            var models: [BeaconIdentity: PathLossModel] = [:]
-            if selfCalibrate {
-                var learning = configuration
-                learning.idleRelease = nil
-                let learned = try SelfCalibration(
-                    plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, start: file,
-                    configuration: learning)
-                models = learned.models
-                if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
-            } else if let file {
-                models = file.models(for: floorPlan)
-            }
+            let models = try modelOptions.models(
+                plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, configuration: &configuration,
+                quiet: quiet)
             let smallest = min(models.values.map(\.sigma).min() ?? .infinity, engine.sampleSigma ?? .infinity)
             if !quiet, smallest < PathLossModel.minimumSigma {
                 FileHandle.standardError.write(

@@ -82,10 +82,7 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup var outputOption: OutputOption
 
-    @Option(
-        name: .long,
-        help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's (as for 'locate').")
-    var calibration: String?
+    @OptionGroup(title: "Path-loss models (as for 'locate')") var modelOptions: ModelOptions
 
     @OptionGroup(title: "Positioning (circles and zones)") var engine: EngineOptions
 
@@ -118,12 +115,18 @@ struct MonitorCommand: ParsableCommand {
 
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
-            try OutputFile.refuseOverwriting(output, inputs: [plan, regions, rssi] + (calibration.map { [$0] } ?? []))
-            let models = try calibration.map(CalibrationFile.load(path:))?.models(for: floorPlan) ?? [:]
-            var engine = try PositioningEngine(
-                plan: floorPlan, calibration: models, configuration: self.engine.configuration(recordsHistory: false))
+            try OutputFile.refuseOverwriting(output, inputs: [plan, regions, rssi] + modelOptions.inputs)
+            // A piped input is copied first: self-calibration reads it again.
+            let input = try SpooledInput(path: rssi)
+            defer { withExtendedLifetime(input) {} }
+            var configuration = self.engine.configuration(recordsHistory: false)
+            let models = try modelOptions.models(
+                plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, configuration: &configuration,
+                quiet: false)
             var replay = MonitorReplay(template: template)
-            let reader = try RSSISampleReader(path: rssi, skipBadRows: skipBadRows)
+            let reader = try RSSISampleReader(path: input.path, skipBadRows: skipBadRows)
+            _ = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)
+            var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
             var all: [RSSISample] = []
             while let sample = try reader.next() { all.append(sample) }
             for sample in PositioningEngine.inBatchOrder(all) {
@@ -135,7 +138,7 @@ struct MonitorCommand: ParsableCommand {
 
             let writer = EventWriter(
                 output: try OutputFile(
-                    path: output, notOverwriting: [plan, regions, rssi] + (calibration.map { [$0] } ?? [])),
+                    path: output, notOverwriting: [plan, regions, rssi] + modelOptions.inputs),
                 format: format,
                 includeDevice: reader.hasDevices,
                 includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })

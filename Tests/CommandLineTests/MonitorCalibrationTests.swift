@@ -34,4 +34,29 @@ struct MonitorCalibrationTests {
         #expect(refused.status != 0)
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
     }
+
+    @Test(
+        "monitor --self-calibrate gives the events of monitor --calibration with the file calibrate --from-traffic writes; --learn-online changes them; the two together are refused"
+    )
+    func selfCalibrated() throws {
+        let folder = try ScratchFolder("monitor-self-calibration")
+        let site = folder.path("site.json")
+        let learned = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", MonitorCommandTests.plan, "--rssi", MonitorCommandTests.rssi,
+            "--output", site
+        ])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        let viaFile = try Tool.run(Self.base + ["--calibration", site])
+        let inOne = try Tool.run(Self.base + ["--self-calibrate"])
+        let plain = try Tool.run(Self.base)
+        #expect(viaFile.status == 0 && inOne.status == 0, "\(inOne.stderr)")
+        #expect(!inOne.stdout.isEmpty && inOne.stdout == viaFile.stdout)
+        #expect(inOne.stdout != plain.stdout)
+        #expect(inOne.stderr.contains("self-calibration:"))
+        let online = try Tool.run(Self.base + ["--learn-online"])
+        #expect(online.status == 0, "\(online.stderr)")
+        let both = try Tool.run(Self.base + ["--learn-online", "--self-calibrate"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("choose one"))
+    }
 }

@@ -169,7 +169,7 @@ struct MotionModeTests {
         func paused(_ t: Double) -> Bool {
             walk.legs.contains { $0.start == $0.end && $0.startTime <= t && t < $0.endTime }
         }
-        let run = try Self.run(walk, epochs: epochs, modes: MotionModes()) { paused($0) ? .stationary : .moving }
+        let run = try Self.run(walk, epochs: epochs, modes: MotionModes()) { paused($0) ? .stationary : .walking }
         var stops = 0
         for leg in walk.legs where leg.start == leg.end && leg.startTime >= 2 && leg.endTime - leg.startTime >= 3 {
             // The first epoch end at least 2 s into the stop (hints arrive once per epoch).

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import PositioningIO
+
+/// Where the beacons' path-loss models come from, for `locate` and `monitor` alike: the plan's
+/// values, a calibration file, learned from the input first (`--self-calibrate`), or learned
+/// while positioning (`--learn-online`).
+struct ModelOptions: ParsableArguments {
+    @Option(name: .long, help: "Calibration JSON from 'indoorpos calibrate': per-beacon values override the plan's.")
+    var calibration: String?
+
+    @Flag(
+        name: .long,
+        help:
+            "Learn every beacon's path-loss model from this input first (as 'calibrate --from-traffic' does, starting from --calibration if given), then position with the learned models. Reads the input more than once."
+    )
+    var selfCalibrate = false
+
+    @Flag(
+        name: .long,
+        help:
+            "Learn every beacon's path-loss model while positioning, from the well-determined epochs so far, and use the learned models from then on (updated every minute of input time; for a live feed in time order)."
+    )
+    var learnOnline = false
+
+    @Flag(name: .long, help: "With --self-calibrate: list every device's learned offset, however many.")
+    var verbose = false
+
+    func validate() throws {
+        if learnOnline && selfCalibrate {
+            throw ValidationError("--learn-online and --self-calibrate are two ways to learn the models; choose one")
+        }
+    }
+
+    /// The calibration file, as an input that no output may overwrite.
+    var inputs: [String] { calibration.map { [$0] } ?? [] }
+
+    /// The models to position with: learned from the samples at `rssi` (with `--self-calibrate`;
+    /// its summary goes to standard error unless `quiet`), else the calibration file's, else none
+    /// (the plan's values). `configuration` is the engine's; online learning is set on it here.
+    func models(
+        plan: FloorPlan, rssi: String, skipBadRows: Bool, configuration: inout PositioningEngine.Configuration,
+        quiet: Bool
+    ) throws -> [BeaconIdentity: PathLossModel] {
+        let file = try calibration.map(CalibrationFile.load(path:))
+        if learnOnline { configuration.learning = OnlineLearning() }
+        guard selfCalibrate else { return file?.models(for: plan) ?? [:] }
+        var learning = configuration
+        learning.idleRelease = nil
+        let learned = try SelfCalibration(
+            plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
+        if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
+        return learned.models
+    }
+}
