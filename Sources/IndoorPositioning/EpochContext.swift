@@ -82,10 +82,23 @@ struct EpochContext: Sendable {
     /// Takes the learned models into the table when the update time has come (input time
     /// `clock`, seconds); the learner then weighs samples with them.
     mutating func updateModels(at clock: Double) {
-        guard var learner, let learning = configuration.learning, clock >= nextModelUpdate else { return }
+        guard learner != nil, let learning = configuration.learning, clock >= nextModelUpdate else { return }
         let first = nextModelUpdate == -.infinity
         nextModelUpdate = clock + learning.updateInterval
         guard !first else { return }
+        adoptLearnedModels()
+    }
+
+    /// Adds a saved learner's statistics to the learner and takes the learned models into use.
+    mutating func resumeLearning(from saved: SiteCalibrator) {
+        learner?.merge(saved)
+        adoptLearnedModels()
+    }
+
+    /// The beacons learned from traffic get their learned models in the table; the learner
+    /// weighs the next samples with them.
+    private mutating func adoptLearnedModels() {
+        guard var learner else { return }
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
             beacons.setModel(estimate.model, slot: slot)
         }

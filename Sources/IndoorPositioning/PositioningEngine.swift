@@ -54,8 +54,23 @@ public struct PositioningEngine: Sendable {
     public var learnedModels: [LearnedPathLoss]? { context.learner?.estimates }
 
     /// The online learner itself (nil unless ``Configuration/learning`` is on): `Codable`, so its
-    /// statistics can be saved and merged into another engine's learner later.
+    /// statistics can be saved and merged into another engine's learner later
+    /// (``resumeLearning(from:)``).
     public var learner: SiteCalibrator? { context.learner }
+
+    /// Continues online learning from a learner saved earlier (``learner``, for example
+    /// yesterday's): its statistics are added to this engine's learner for the beacons both
+    /// know, and the models of the beacons learned from traffic are taken into use at once (one
+    /// model update, counted in ``Statistics/learnedModelUpdates``), so the first positions use
+    /// them. Call it before pushing samples.
+    /// - Throws: ``PositioningError/invalidConfiguration(_:)`` when ``Configuration/learning`` is
+    ///   off (there is no learner to continue).
+    public mutating func resumeLearning(from saved: SiteCalibrator) throws(PositioningError) {
+        guard context.learner != nil else {
+            throw .invalidConfiguration("resumeLearning(from:) needs online learning: set Configuration.learning")
+        }
+        context.resumeLearning(from: saved)
+    }
 
     /// An engine for `plan`.
     /// - Parameters:

@@ -259,6 +259,45 @@ struct OnlineLearningTests {
         #expect(rmse(learningLate.reports) < 0.95 * rmse(plainLate.reports))
     }
 
+    @Test(
+        "a saved learner resumes in a new engine: its statistics merge, its models are in use at once; without learning it throws"
+    )
+    func resume() throws {
+        let (plan, sites, _) = try TrafficCalibrationTests.traffic(
+            models: TrafficCalibrationTests.truth, offsets: [0, 0], duration: 300)
+        var configuration = PositioningEngine.Configuration()
+        configuration.learning = OnlineLearning()
+        var today = try PositioningEngine(plan: plan, configuration: configuration)
+        for sample in sites[0].samples { today.push(sample) }
+        _ = today.finish()
+        let saved = try JSONDecoder().decode(
+            SiteCalibrator.self, from: try JSONEncoder().encode(try #require(today.learner)))
+        var tomorrow = try PositioningEngine(plan: plan, configuration: configuration)
+        try tomorrow.resumeLearning(from: saved)
+        #expect(tomorrow.statistics.learnedModelUpdates == 1)
+        let before = try #require(today.learnedModels), after = try #require(tomorrow.learnedModels)
+        #expect(after.map(\.count) == before.map(\.count))
+        #expect(after.contains { $0.source == .traffic })
+        // The resumed engine positions the next walk with the learned models from its first
+        // epoch, before its own first update (60 s): better than a new learning engine, which
+        // starts from the plan's values (the site's beacons are off-plan).
+        let firstMinute = sites[1].samples.filter { $0.timestamp < 55 }
+        var fresh = try PositioningEngine(plan: plan, configuration: configuration)
+        var resumed: [PositionReport] = [], started: [PositionReport] = []
+        for sample in firstMinute {
+            tomorrow.push(sample)
+            resumed += tomorrow.pull()
+            fresh.push(sample)
+            started += fresh.pull()
+        }
+        #expect(tomorrow.statistics.learnedModelUpdates == 1 && fresh.statistics.learnedModelUpdates == 0)
+        let a = sites[1].rmse(resumed, from: 10), b = sites[1].rmse(started, from: 10)
+        print(String(format: "resumed learner: first minute RMSE %.3f m, new learner %.3f m", a, b))
+        #expect(resumed.count > 40 && a < 0.95 * b)
+        var off = try PositioningEngine(plan: plan)
+        #expect(throws: PositioningError.self) { try off.resumeLearning(from: saved) }
+    }
+
     @Test("bad learning settings are one clear configuration error")
     func badSettings() throws {
         let (plan, _, _) = try TrafficCalibrationTests.traffic(models: nil, offsets: [0], duration: 10)

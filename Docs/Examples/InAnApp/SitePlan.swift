@@ -49,8 +49,9 @@ enum SitePlan {
         }
         var solver = TrilaterationSolver(configuration: setup.solver)
         let fix = try solver.solve(observations)
+        let t = samples.last?.timestamp ?? 0
         let tracker = try KalmanTracker(
-            first: PositionMeasurement(fix, time: samples.last?.timestamp ?? 0),
+            first: PositionMeasurement(fix, time: t),
             configuration: setup.tracker, floorElevation: setup.floorElevation)
         return (fix, tracker.estimate)
     }

@@ -41,8 +41,16 @@ let json = try JSONRoundTrip.run(
 print("report as JSON: \(json.prefix(120))…")
 
 // 5. The async face.
-let (drawn, logged) = try await AsyncFace.run(plan: plan)
+let (drawn, logged, zoneEvents) = try await AsyncFace.run(plan: plan)
 require(drawn.count == 10, "ten seconds of ranging must give ten reports, got \(drawn.count)")
 // The log keeps only the newest 8 reports when it falls behind, so it may see fewer.
 require(logged >= 1 && logged <= drawn.count, "the log sees the newest reports")
-print("async: \(drawn.count) reports to the map, \(logged) to the log")
+require(zoneEvents >= 1, "the attached monitor must decide the meeting room's state")
+print("async: \(drawn.count) reports to the map, \(logged) to the log, \(zoneEvents) zone event(s)")
+
+// 6. Learning the beacons' models from the traffic, in a batch and online (saved and resumed).
+let traffic = try TrafficLearning.run(plan: plan)
+require(traffic.learned > 0, "the batch must learn some beacons from two minutes of traffic")
+require(traffic.positions > 100, "the learned models must locate the traffic")
+require(traffic.resumedUpdates == 1, "the resumed engine must take the saved models into use at once")
+print("traffic: \(traffic.learned) beacons learned, \(traffic.positions) positions with them; resumed learner in use")
