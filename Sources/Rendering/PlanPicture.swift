@@ -217,12 +217,14 @@ public struct PlanPicture: Sendable {
     private var otherLegendEntries: [(kind: String, colour: String, label: String)] {
         var entries: [(String, String, String)] = []
         if !truth.isEmpty {
-            entries.append(
-                (
-                    "truth", Palette.truth,
-                    truth.values.contains { $0.count == 1 || $0.contains(where: \.isStatic) }
-                        ? "true track (◇ a point held still)" : "true track"
-                ))
+            // A track as a dashed line, a point held still as a diamond (both when both occur).
+            let moves = truth.values.contains { points in
+                zip(points, points.dropFirst()).contains { $0.x != $1.x || $0.y != $1.y }
+            }
+            if moves { entries.append(("truth", Palette.truth, "true track")) }
+            if truth.values.contains(where: { !Self.heldPoints($0).isEmpty }) {
+                entries.append(("held", Palette.truth, "true position held still"))
+            }
         }
         if !fixes.isEmpty {
             entries.append(
@@ -288,25 +290,12 @@ public struct PlanPicture: Sendable {
             svg.path(
                 zone.polygon.vertices.map(projection.pixel), closed: true,
                 [("fill", Palette.zone), ("fill-opacity", "0.25"), ("stroke", Palette.zone), ("stroke-width", "1")])
-            let (cx, cy) = projection.pixel(Self.centroid(zone.polygon))
-            svg.text(
-                cx, cy, zone.name ?? zone.id,
-                [
-                    ("text-anchor", "middle"), ("fill", "#2F5D8A"), ("font-size", "13"),
-                    ("font-style", "italic")
-                ] + Self.halo)
         }
-        let minors = floor.beacons.map(\.identity.minor)
-        let ambiguous = Set(minors).count < minors.count
         for beacon in floor.beacons {
             let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
             svg.path(
                 [(x, y - 7), (x + 6, y + 4), (x - 6, y + 4)], closed: true,
                 [("fill", Palette.beacon), ("stroke", "white"), ("stroke-width", "1")])
-            let label = ambiguous ? "\(beacon.identity.major):\(beacon.identity.minor)" : "\(beacon.identity.minor)"
-            svg.text(
-                x + 8, y - 5, label,
-                [("fill", Palette.beacon), ("font-size", "11"), ("font-weight", "bold")] + Self.halo)
         }
         drawRegions(into: &svg)
         drawScaleBar(into: &svg)
@@ -325,6 +314,10 @@ public struct PlanPicture: Sendable {
         case "ellipse":
             svg.ellipse(x + 13, y, 12, 6, degrees: 0, [("fill", colour), ("fill-opacity", "0.12"), ("stroke", colour)])
         case "beacon": svg.path([(x + 13, y - 7), (x + 19, y + 4), (x + 7, y + 4)], closed: true, [("fill", colour)])
+        case "held":
+            svg.path(
+                [(x + 13, y - 6), (x + 19, y), (x + 13, y + 6), (x + 7, y)], closed: true,
+                [("fill", "white"), ("stroke", colour), ("stroke-width", "1.5")])
         case "outside": drawCross(x + 13, y, colour: colour, into: &svg)
         case "zone": svg.rect(x + 3, y - 6, 20, 12, [("fill", colour), ("fill-opacity", "0.25"), ("stroke", colour)])
         case "region":
@@ -345,12 +338,11 @@ public struct PlanPicture: Sendable {
     }
 
     /// Monitored regions: circles dashed, zone regions outlined, beacon regions as rings around
-    /// the beacons they match; each labelled with its id.
+    /// the beacons they match (their labels are ``labels``').
     func drawRegions(into svg: inout SVGDocument) {
         let style: [(String, String)] = [
             ("fill", "none"), ("stroke", Palette.region), ("stroke-width", "2"), ("stroke-dasharray", "6 3")
         ]
-        let label: [(String, String)] = [("fill", "#8B6508"), ("font-size", "12"), ("font-weight", "bold")] + Self.halo
         for region in regions {
             switch region.condition {
             case .circle(let c):
@@ -358,25 +350,104 @@ public struct PlanPicture: Sendable {
                 svg.circle(
                     x, y, c.radius * projection.scale,
                     [("fill", Palette.region), ("fill-opacity", "0.06")] + style.dropFirst())
-                svg.text(x, y - c.radius * projection.scale - 4, region.id, label + [("text-anchor", "middle")])
             case .zone(let id):
                 guard let zone = floor.zones.first(where: { $0.id == id }) else { continue }
                 svg.path(zone.polygon.vertices.map(projection.pixel), closed: true, style)
-                let (x, y) = projection.pixel(Self.centroid(zone.polygon))
-                if region.id != zone.id && region.id != zone.name {
-                    svg.text(x, y + 16, region.id, label + [("text-anchor", "middle")])
-                }
-            case .beacon(let condition):
-                let matching = floor.beacons.filter { condition.matches($0.identity) }
-                // A wildcard matching many beacons is marked once, in the title; a specific one gets a ring.
-                if matching.count <= 3 {
-                    for beacon in matching {
-                        let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
-                        svg.circle(x, y - 1, 13, style)
-                        svg.text(x - 16, y + 4, region.id, label + [("text-anchor", "end")])
-                    }
+            case .beacon:
+                for beacon in ringedBeacons(of: region) {
+                    let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+                    svg.circle(x, y - 1, 13, style)
                 }
             }
+        }
+    }
+
+    /// The beacons a beacon region is drawn around: those it matches, when at most three (a
+    /// wildcard matching many beacons is not ringed).
+    func ringedBeacons(of region: RegionDefinition) -> [Beacon] {
+        guard case .beacon(let condition) = region.condition else { return [] }
+        let matching = floor.beacons.filter { condition.matches($0.identity) }
+        return matching.count <= 3 ? matching : []
+    }
+
+    /// One label of the picture: text, the spot asked for (pixels), its anchor and style.
+    struct Label {
+        var text: String
+        var x: Double
+        var y: Double
+        var anchor: LabelPlacer.Anchor
+        var fontSize: Double
+        var style: [(String, String)]
+    }
+
+    /// Every label of the plan layer and, with `events`, of the region events: zone names,
+    /// beacon identities, region ids, event labels, in that order of priority.
+    func labels(events withEvents: Bool) -> [Label] {
+        var labels: [Label] = []
+        for zone in floor.zones {
+            let (cx, cy) = projection.pixel(Self.centroid(zone.polygon))
+            labels.append(
+                Label(
+                    text: zone.name ?? zone.id, x: cx, y: cy, anchor: .middle, fontSize: 13,
+                    style: [("fill", "#2F5D8A"), ("font-style", "italic")]))
+        }
+        let minors = floor.beacons.map(\.identity.minor)
+        let ambiguous = Set(minors).count < minors.count
+        for beacon in floor.beacons {
+            let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+            let text = ambiguous ? "\(beacon.identity.major):\(beacon.identity.minor)" : "\(beacon.identity.minor)"
+            labels.append(
+                Label(
+                    text: text, x: x + 8, y: y - 5, anchor: .start, fontSize: 11,
+                    style: [("fill", Palette.beacon), ("font-weight", "bold")]))
+        }
+        let regionStyle: [(String, String)] = [("fill", "#8B6508"), ("font-weight", "bold")]
+        for region in regions {
+            switch region.condition {
+            case .circle(let c):
+                let (x, y) = projection.pixel(c.center)
+                labels.append(
+                    Label(
+                        text: region.id, x: x, y: y - c.radius * projection.scale - 4, anchor: .middle, fontSize: 12,
+                        style: regionStyle))
+            case .zone(let id):
+                guard let zone = floor.zones.first(where: { $0.id == id }), region.id != zone.id, region.id != zone.name
+                else { continue }
+                let (x, y) = projection.pixel(Self.centroid(zone.polygon))
+                labels.append(
+                    Label(text: region.id, x: x, y: y + 16, anchor: .middle, fontSize: 12, style: regionStyle))
+            case .beacon:
+                for beacon in ringedBeacons(of: region) {
+                    let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)
+                    labels.append(
+                        Label(text: region.id, x: x - 16, y: y + 4, anchor: .end, fontSize: 12, style: regionStyle))
+                }
+            }
+        }
+        guard withEvents else { return labels }
+        for event in events {
+            guard let (x, y) = location(of: event.device, at: event.timestamp) ?? anchor(of: event.region) else {
+                continue
+            }
+            let entered = event.state == .satisfied
+            labels.append(
+                Label(
+                    text: (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),
+                    x: x + 7, y: y + 14, anchor: .start, fontSize: 11, style: [("fill", "#8B6508")]))
+        }
+        return labels
+    }
+
+    /// The labels over everything else (tracks and ellipses included), each moved off the
+    /// labels placed before it (``LabelPlacer``).
+    func drawLabels(events: Bool, into svg: inout SVGDocument) {
+        var placer = LabelPlacer()
+        for label in labels(events: events) {
+            let spot = placer.place(label.text, x: label.x, y: label.y, fontSize: label.fontSize, anchor: label.anchor)
+            let anchor: [(String, String)] = label.anchor == .start ? [] : [("text-anchor", label.anchor.rawValue)]
+            svg.text(
+                spot.x, spot.y, label.text,
+                anchor + label.style + [("font-size", SVGDocument.number(label.fontSize))] + Self.halo)
         }
     }
 
@@ -433,6 +504,20 @@ public struct PlanPicture: Sendable {
             cy += (a.y + b.y) * cross
         }
         return Point2D(x: cx / (6 * area), y: cy / (6 * area))
+    }
+
+    /// The points of a truth track that are held still, each place once, in order: a track
+    /// of one row, a row marked static, or a row followed by one at the same place.
+    static func heldPoints(_ points: [TrackPoint]) -> [TrackPoint] {
+        var seen = Set<String>()
+        var held: [TrackPoint] = []
+        for (index, point) in points.enumerated() {
+            let alone =
+                points.count == 1 || point.isStatic
+                || (index + 1 < points.count && points[index + 1].x == point.x && points[index + 1].y == point.y)
+            if alone, seen.insert("\(point.x),\(point.y)").inserted { held.append(point) }
+        }
+        return held
     }
 
     /// The polyline pixels of a track, split where consecutive points are more than `gap`
@@ -498,15 +583,7 @@ public struct PlanPicture: Sendable {
             }
             // A point held still (a survey point, a static row, or a track of one row) is a
             // diamond: a polyline of one point would not show.
-            var drawn = Set<String>()
-            for (index, point) in points.enumerated() {
-                let alone =
-                    points.count == 1
-                    || (point.isStatic
-                        || (index + 1 < points.count && points[index + 1].x == point.x
-                            && points[index + 1].y == point.y))
-                let key = "\(point.x),\(point.y)"
-                guard alone, drawn.insert(key).inserted else { continue }
+            for point in Self.heldPoints(points) {
                 let (x, y) = projection.pixel(point.x, point.y)
                 svg.path(
                     [(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], closed: true,
@@ -551,9 +628,6 @@ public struct PlanPicture: Sendable {
             svg.circle(
                 x, y, 5,
                 [("fill", entered ? Palette.region : "white"), ("stroke", Palette.region), ("stroke-width", "2")])
-            svg.text(
-                x + 7, y + 14, (entered ? "→ " : "← ") + event.region + (event.flag.map { " (\($0))" } ?? ""),
-                [("fill", "#8B6508"), ("font-size", "11")] + Self.halo)
         }
     }
 
@@ -563,6 +637,7 @@ public struct PlanPicture: Sendable {
         var svg = SVGDocument(width: width, height: height)
         drawPlan(into: &svg)
         drawTracks(into: &svg)
+        drawLabels(events: true, into: &svg)
         return svg.document
     }
 }

@@ -119,6 +119,7 @@ public struct ReplayPage: Sendable {
         }
         svg.raw("<g id=\"event-marks\"></g>")
         svg.endGroup()
+        picture.drawLabels(events: false, into: &svg)
         return svg.element(id: "plan")
     }
 
