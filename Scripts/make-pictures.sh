@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the pictures of Docs/Accuracy.md and the README (Docs/Images/): for each real data set,
 # the causal track of `indoorpos locate` over the floor plan with its 1-sigma ellipses and the
-# true track (`indoorpos render`), and the error CDF of IndoorPositioning (causal and smoothed)
+# true track (`indoorpos render`), for danis-office also the track written three seconds late
+# (`locate --lag 3`, the README's picture), and the error CDF of IndoorPositioning (causal and smoothed)
 # against the two reference pipelines (`indoorpos evaluate --cdf`); a PNG of the office picture
 # for the README (needs rsvg-convert, Debian package librsvg2-bin).
 #   usage: Scripts/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
@@ -26,9 +27,10 @@ for set in danis-office kolakowski-flat; do
         device=(--device straight_05)   # one of the nine walks, so that the picture stays readable
     fi
     "$bin" calibrate --samples "$data/$set/calibration.csv" --output "$work/$set-calibration.json" 2>/dev/null
-    for mode in causal rts; do
+    for mode in causal rts lag; do
         flags=()
         [ "$mode" = rts ] && flags=(--smooth)
+        [ "$mode" = lag ] && flags=(--lag 3)
         "$bin" locate --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" \
             --calibration "$work/$set-calibration.json" --skip-bad-rows --quiet "${flags[@]}" \
             --output "$work/$set-$mode.csv"
@@ -41,6 +43,9 @@ for set in danis-office kolakowski-flat; do
     done
     "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-causal.csv" \
         --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-track.svg"
+    # The README's picture: the same walk as a live app draws it three seconds late (--lag 3).
+    [ "$set" = danis-office ] && "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-lag.csv" \
+        --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-lag.svg"
     "$bin" evaluate --truth "$data/$set/$truth" \
         --fixes "$work/$set-causal.csv" --label "IndoorPositioning (causal)" \
         --fixes "$work/$set-rts.csv" --label "IndoorPositioning (RTS)" \
@@ -50,6 +55,7 @@ for set in danis-office kolakowski-flat; do
 done
 if command -v rsvg-convert >/dev/null 2>&1; then
     rsvg-convert --width 640 "$images/danis-office-track.svg" -o "$images/danis-office-track.png"
+    rsvg-convert --width 640 "$images/danis-office-lag.svg" -o "$images/danis-office-lag.png"
 else
     echo "make-pictures.sh: rsvg-convert not found (apt-get install librsvg2-bin); the PNG is not updated" >&2
 fi
