@@ -82,6 +82,13 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup var outputOption: OutputOption
 
+    @Option(
+        name: .long,
+        help:
+            "Also write the positions behind the circle and zone events to this file (the fixes CSV of 'locate', grouped by device)."
+    )
+    var positions: String?
+
     @OptionGroup(title: "Path-loss models (as for 'locate')") var modelOptions: ModelOptions
 
     @OptionGroup(title: "Positioning (circles and zones)") var engine: EngineOptions
@@ -116,6 +123,10 @@ struct MonitorCommand: ParsableCommand {
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
             try OutputFile.refuseOverwriting(output, inputs: [plan, regions, rssi] + modelOptions.inputs)
+            if let positions {
+                try OutputFile.refuseOverwriting(positions, inputs: [plan, regions, rssi] + modelOptions.inputs)
+                try OutputFile.refuseSameOutputs([("--output", output), ("--positions", positions)])
+            }
             // A piped input is copied first: self-calibration reads it again.
             let input = try SpooledInput(path: rssi)
             defer { withExtendedLifetime(input) {} }
@@ -129,12 +140,29 @@ struct MonitorCommand: ParsableCommand {
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
             var all: [RSSISample] = []
             while let sample = try reader.next() { all.append(sample) }
+            var located: [PositionReport] = []
             for sample in PositioningEngine.inBatchOrder(all) {
                 replay.observe(sample)
                 engine.push(sample)
-                replay.observe(engine.pull(), setApart: engine)
+                let reports = engine.pull()
+                replay.observe(reports, setApart: engine)
+                if positions != nil { located += reports }
             }
-            replay.observe(engine.finish(), setApart: engine)
+            let last = engine.finish()
+            replay.observe(last, setApart: engine)
+            if let positions {
+                located += last
+                let writer = try ReportWriter(
+                    output: try OutputFile(path: positions), format: .csv, includeDevice: reader.hasDevices)
+                // Grouped by device (first seen first), in time order within each, as the events are.
+                let rank = Dictionary(
+                    replay.devices.enumerated().map { ($0.element ?? "", $0.offset) }, uniquingKeysWith: { a, _ in a })
+                let ordered = located.enumerated().sorted {
+                    (rank[$0.element.device ?? ""] ?? 0, $0.offset) < (rank[$1.element.device ?? ""] ?? 0, $1.offset)
+                }
+                for (_, report) in ordered { writer.write(report) }
+                try writer.finish()
+            }
 
             let writer = EventWriter(
                 output: try OutputFile(

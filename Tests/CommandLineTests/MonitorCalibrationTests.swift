@@ -59,4 +59,24 @@ struct MonitorCalibrationTests {
         #expect(both.status == 64)
         #expect(both.stderr.contains("choose one"))
     }
+
+    @Test("monitor --positions writes the positions behind its events: locate's, with and without a calibration")
+    func positionsAsLocate() throws {
+        let folder = try ScratchFolder("monitor-positions")
+        let calibration = MonitorCommandTests.plan.replacingOccurrences(of: "office-plan", with: "office-calibration")
+        for extra in [[], ["--calibration", calibration]] {
+            let positions = folder.path("positions\(extra.count).csv")
+            let monitored = try Tool.run(Self.base + extra + ["--positions", positions])
+            #expect(monitored.status == 0, "\(monitored.stderr)")
+            let located = try Tool.run(
+                ["locate", "--plan", MonitorCommandTests.plan, "--rssi", MonitorCommandTests.rssi, "--quiet"] + extra)
+            let written = try String(contentsOfFile: positions, encoding: .utf8)
+            func rows(_ text: String) -> [Substring] { text.split(separator: "\n").dropFirst().sorted() }
+            #expect(written.split(separator: "\n").first == located.stdout.split(separator: "\n").first)
+            #expect(rows(written).count > 100)
+            #expect(rows(written) == rows(located.stdout))
+        }
+        let same = try Tool.run(Self.base + ["--output", folder.path("x.csv"), "--positions", folder.path("x.csv")])
+        #expect(same.status != 0 && same.stderr.contains("--output and --positions name the same file"))
+    }
 }
