@@ -11,11 +11,13 @@ public enum ActivityHint: String, Sendable, Hashable, Codable, CaseIterable {
     /// P(hint | mode) for (standing, strolling, walking): the likelihood the tracker weighs the
     /// mode probabilities with.
     ///
-    ///     stationary: 0.95 standing, 0.3 strolling, 0.02 walking
-    ///     walking:    0.05 standing, 0.7 strolling, 0.98 walking
+    ///     stationary: 0.95 standing, 0.02 strolling, 0.002 walking
+    ///     walking:    0.05 standing, 0.7 strolling,  0.98 walking
     ///
-    /// Activity recognisers tell still from walking with about 95 % accuracy once settled; slow
-    /// browsing is reported either way (see Docs/Tracking.md, "Activity hints").
+    /// Activity recognisers tell still from walking with about 95 % accuracy once settled and
+    /// report slow browsing either way. "Stationary" is weighted more strongly than that on
+    /// purpose: a mixture that keeps even 1 % of the walking model adds that model's process
+    /// noise, which moved a standing dot (Docs/Tracking.md, "The phone's activity hint").
     public var likelihood: (Double, Double, Double) {
         switch self {
         case .stationary: return Self.stationaryLikelihood
