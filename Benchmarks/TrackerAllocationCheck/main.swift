@@ -8,12 +8,15 @@ import IndoorPositioning
 //   valgrind ./TrackerAllocationCheck 2000  vs  valgrind ./TrackerAllocationCheck 4000
 // Equal "total heap usage" allocation counts mean zero allocations per epoch.
 //   valgrind ./TrackerAllocationCheck 2000 motion-modes   (the same with the motion modes mixed)
+//   valgrind ./TrackerAllocationCheck 2000 motion-modes activity   (and an activity hint before
+//   every epoch, ten epochs stationary, ten walking)
 //   valgrind ./TrackerAllocationCheck 2000 lag   (fixed-lag smoothing: history recorded, steps
 //   older than 3 s discarded and the window smoothed after every epoch, as the engine's lag)
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2_000 : 2_000
 let motionModes = CommandLine.arguments.dropFirst(2).contains("motion-modes") ? MotionModes() : nil
 let lag = CommandLine.arguments.dropFirst(2).contains("lag")
 let recordOnly = CommandLine.arguments.dropFirst(2).contains("record-only")
+let activity = CommandLine.arguments.dropFirst(2).contains("activity")
 let model = PathLossModel(measuredPower: -59, exponent: 2, sigma: 4)
 let anchors: [(Double, Double)] = [
     (0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8),
@@ -70,6 +73,7 @@ var smoothedX = 0.0
             shifted[k] = source[k]
             shifted[k].time += shift
         }
+        if activity { bank.observe(i % 20 < 10 ? .stationary : .walking) }
         try bank.update(shifted, at: Double(i) + 1)
         if recordOnly { bank.discardHistory(before: Double(i) + 1 - 3) }
         if lag {
