@@ -15,7 +15,7 @@ struct CSVRows {
     /// Column names from the header row, trimmed.
     private(set) var header: [String] = []
     /// Line number of the current row (1 = header).
-    private(set) var line = 1
+    private(set) var line = 0
 
     private let source: FileSource?
     /// Bytes read and not yet consumed start at `position`; a row's fields point into it.

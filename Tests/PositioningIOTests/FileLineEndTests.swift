@@ -93,6 +93,15 @@ struct FileLineEndTests {
             }
             return line == 3 && detail.contains("longer than 1 MiB")
         }
+        // A header with no line end (a file of NUL bytes, as /dev/zero gives): line 1, not 2.
+        let header = try Self.write(String(repeating: "\u{0}", count: (1 << 20) + 10))
+        defer { try? FileManager.default.removeItem(atPath: header) }
+        #expect {
+            _ = try Self.allRows(header, blockSize: 1 << 16)
+        } throws: { error in
+            guard let error = error as? FileError, case .malformedRow(_, let line, _) = error else { return false }
+            return line == 1
+        }
     }
 
     @Test(
