@@ -136,7 +136,7 @@ struct MonitorCommand: ParsableCommand {
                 quiet: false)
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: input.path, skipBadRows: skipBadRows)
-            _ = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)
+            let modesForActivity = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
             var all: [RSSISample] = []
             while let sample = try reader.next() { all.append(sample) }
@@ -177,7 +177,10 @@ struct MonitorCommand: ParsableCommand {
                 Data(
                     ("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
                         + "\(replay.devices.count) device(s), \(writer.count) events"
-                        + (flagged > 0 ? ", \(flagged) flagged implausible" : "") + "\n").utf8))
+                        + (flagged > 0 ? ", \(flagged) flagged implausible" : "")
+                        + (modesForActivity && engine.statistics.activityHints > 0
+                            ? "; \(engine.statistics.activityHints) samples carried the phone's activity, which turned on the tracker's motion modes"
+                            : "") + "\n").utf8))
         }
     }
 }

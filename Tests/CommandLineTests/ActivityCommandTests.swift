@@ -36,6 +36,18 @@ struct ActivityCommandTests {
             fromHints.stderr.contains(
                 "samples carried the phone's activity; the activity column turned on the tracker's motion modes"))
         #expect(!fromEmpty.stderr.contains("activity"))
+        let monitored = try BadInputFileTests.run([
+            "monitor", "--plan", LocateCommandTests.plan, "--regions", MonitorCommandTests.regions, "--rssi", hinted
+        ])
+        let monitoredModes = try BadInputFileTests.run([
+            "monitor", "--plan", LocateCommandTests.plan, "--regions", MonitorCommandTests.regions, "--rssi",
+            LocateCommandTests.rssi, "--motion-modes"
+        ])
+        #expect(monitored.status == 0 && monitoredModes.status == 0, "\(monitored.stderr)")
+        #expect(
+            monitored.stderr.contains(
+                "samples carried the phone's activity, which turned on the tracker's motion modes"))
+        #expect(!monitoredModes.stdout.isEmpty)
     }
 
     @Test("with --tracker none the hints are counted and said to be ignored; a bad cell names its line")
