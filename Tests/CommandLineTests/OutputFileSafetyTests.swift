@@ -40,13 +40,14 @@ struct OutputFileSafetyTests {
         arguments: [SIGTERM, SIGINT, SIGHUP])
     func interrupted(signal number: Int32) throws {
         let folder = try ScratchFolder("output-signal")
-        // The bundled walks a hundred times over, as a hundred devices: several seconds of work.
+        // The bundled walks 250 times over, as 250 devices: several seconds of work even for a
+        // release build, so that the signal lands well before the end on a loaded machine too.
         let text = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8)
             .replacingOccurrences(of: "\r\n", with: "\n")
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         let header = String(lines.removeFirst())
         var big = header + "\n"
-        for copy in 0..<100 {
+        for copy in 0..<250 {
             for line in lines {
                 var fields = line.split(separator: ",", omittingEmptySubsequences: false)
                 fields[1] = "c\(copy)-" + fields[1]
