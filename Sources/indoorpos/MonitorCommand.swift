@@ -155,10 +155,9 @@ struct MonitorCommand: ParsableCommand {
                 let writer = try ReportWriter(
                     output: try OutputFile(path: positions), format: .csv, includeDevice: reader.hasDevices)
                 // Grouped by device (first seen first), in time order within each, as the events are.
-                let rank = Dictionary(
-                    replay.devices.enumerated().map { ($0.element ?? "", $0.offset) }, uniquingKeysWith: { a, _ in a })
+                let rank = replay.deviceRank
                 let ordered = located.enumerated().sorted {
-                    (rank[$0.element.device ?? ""] ?? 0, $0.offset) < (rank[$1.element.device ?? ""] ?? 0, $1.offset)
+                    (rank($0.element.device), $0.offset) < (rank($1.element.device), $1.offset)
                 }
                 for (_, report) in ordered { writer.write(report) }
                 try writer.finish()
@@ -197,11 +196,19 @@ struct MonitorReplay {
 
     /// The events grouped by device (first seen first) and in date order within each.
     var events: [(device: String?, event: MonitorEvent)] {
-        let rank = Dictionary(uniqueKeysWithValues: devices.enumerated().map { ($0.element ?? "", $0.offset) })
+        let rank = deviceRank
         return collected.enumerated().sorted {
-            (rank[$0.element.device ?? ""] ?? 0, $0.element.event.date, $0.offset)
-                < (rank[$1.element.device ?? ""] ?? 0, $1.element.event.date, $1.offset)
+            (rank($0.element.device), $0.element.event.date, $0.offset)
+                < (rank($1.element.device), $1.element.event.date, $1.offset)
         }.map(\.element)
+    }
+
+    /// Each device's place in the order devices were first seen (0 for one never seen), for
+    /// output grouped by device; no name and the empty name share a place.
+    var deviceRank: (String?) -> Int {
+        let rank = Dictionary(
+            devices.enumerated().map { ($0.element ?? "", $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return { rank[$0 ?? ""] ?? 0 }
     }
 
     mutating func observe(_ sample: RSSISample) {

@@ -7,16 +7,6 @@ import Testing
 /// with stops.
 @Suite("Engine: the phone's activity as evidence for the motion modes")
 struct EngineActivityTests {
-    /// A 10-minute walk with stops of 5–60 s after about half the legs, 0.5–1.4 m/s.
-    static var pausingWalk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 600
-        c.pauseProbability = 0.5
-        c.pauseRange = 5...60
-        c.speedRange = 0.5...1.4
-        return c
-    }
-
     /// The walk's samples with the hint an activity recogniser `delay` seconds late would give.
     static func hinted(_ site: SimulatedSite, delay: Double) -> [RSSISample] {
         site.samples.map {
@@ -53,7 +43,7 @@ struct EngineActivityTests {
         var modes = PositioningEngine.Configuration()
         modes.tracker.motionModes = MotionModes()
         for seed: UInt64 in [31, 32, 33] {
-            let site = try SimulatedSite(seed: seed, configuration: Self.pausingWalk)
+            let site = try SimulatedSite(seed: seed, configuration: WalkSimulator.Configuration.pausingWalk)
             let plain = Self.figures(try PositioningEngine.locate(site.samples, plan: site.plan), site)
             let hinted = Self.figures(
                 try PositioningEngine.locate(Self.hinted(site, delay: 0), plan: site.plan, configuration: modes), site)
@@ -74,7 +64,7 @@ struct EngineActivityTests {
     func lateHints() throws {
         var modes = PositioningEngine.Configuration()
         modes.tracker.motionModes = MotionModes()
-        let site = try SimulatedSite(seed: 31, configuration: Self.pausingWalk)
+        let site = try SimulatedSite(seed: 31, configuration: WalkSimulator.Configuration.pausingWalk)
         let plain = Self.figures(try PositioningEngine.locate(site.samples, plan: site.plan), site)
         let late = Self.figures(
             try PositioningEngine.locate(Self.hinted(site, delay: 2), plan: site.plan, configuration: modes), site)

@@ -40,6 +40,17 @@ public struct WalkSimulator: Sendable {
         public var beaconModels: [PathLossModel]?
 
         public init() {}
+
+        /// A 10-minute walk with stops of 5–60 s after about half the legs and speeds from a
+        /// stroll to a brisk walk (0.5–1.4 m/s): the motion-mode and activity-hint tests' walk.
+        public static var pausingWalk: Configuration {
+            var c = Configuration()
+            c.duration = 600
+            c.pauseProbability = 0.5
+            c.pauseRange = 5...60
+            c.speedRange = 0.5...1.4
+            return c
+        }
     }
 
     /// One RSSI sample: time (s), index into ``beacons``, RSSI (dBm).

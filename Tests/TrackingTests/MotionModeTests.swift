@@ -8,17 +8,6 @@ import Testing
 struct MotionModeTests {
     static let model = AugmentedTrackerTests.model
 
-    /// A walk with stops of 5–60 s after about half the legs and speeds from a stroll to a brisk
-    /// walk.
-    static var pausingWalk: WalkSimulator.Configuration {
-        var c = WalkSimulator.Configuration()
-        c.duration = 600
-        c.pauseProbability = 0.5
-        c.pauseRange = 5...60
-        c.speedRange = 0.5...1.4
-        return c
-    }
-
     /// The walk at 1.2 m/s with short pauses of the tracker's accuracy scenario.
     static var steadyWalk: WalkSimulator.Configuration {
         var c = WalkSimulator.Configuration()
@@ -134,7 +123,7 @@ struct MotionModeTests {
 
     @Test("Walk with stops of 5–60 s: the dot moves about half as fast during stops, the path is a third shorter")
     func pausingWalk() throws {
-        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 31, simulation: Self.pausingWalk)
+        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 31, simulation: WalkSimulator.Configuration.pausingWalk)
         let with = try Self.run(walk, epochs: epochs, modes: MotionModes())
         let without = try Self.run(walk, epochs: epochs, modes: nil)
         let a = Self.figures(with.causal, walk), b = Self.figures(without.causal, walk)
@@ -165,7 +154,7 @@ struct MotionModeTests {
 
     @Test("With the phone's activity hint, standing is recognised within 2 s of each stop")
     func activityHint() throws {
-        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 31, simulation: Self.pausingWalk)
+        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 31, simulation: WalkSimulator.Configuration.pausingWalk)
         func paused(_ t: Double) -> Bool {
             walk.legs.contains { $0.start == $0.end && $0.startTime <= t && t < $0.endTime }
         }
