@@ -72,17 +72,20 @@ public final class OutputFile {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
             .path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
+        // Watched before it exists, so that a signal at any moment removes it; created with
+        // open(2), not FileManager.createFile, which on Linux writes through a hidden
+        // `.dat.nosync…` file of its own that an interruption would leave behind.
+        PartialFiles.shared.register(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            PartialFiles.shared.unregister(temporary)
             throw .unwritable(
                 path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
-        if exists { chmod(temporary, existing.st_mode & 0o7777) }
-        self.handle = handle
+        if exists { fchmod(descriptor, existing.st_mode & 0o7777) }
+        self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         finalPath = url.path
         temporaryPath = temporary
-        PartialFiles.shared.register(temporary)
     }
 
     deinit {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -8,35 +7,62 @@ import Darwin
 #endif
 
 /// The temporary files of the outputs being written (and of piped inputs, see `SpooledInput`),
-/// removed when the process is interrupted
-/// (SIGINT, SIGTERM, SIGHUP) so that no hidden `.NAME.PID.partial` is left behind; the process
-/// then exits with status 128 + the signal's number, as a shell reports a process killed by it.
+/// removed when the process is interrupted (SIGINT, SIGTERM, SIGHUP) so that no hidden
+/// `.NAME.PID.partial` is left behind; the process then exits with status 128 + the signal's
+/// number, as a shell reports a process killed by it.
 ///
-/// The signals are taken with dispatch sources (the default action is turned off while any
-/// output is open), so the removal runs on an ordinary thread, not in a signal handler. SIGKILL
-/// cannot be caught: it leaves the temporary file (never the output itself, which appears only
-/// on success).
-final class PartialFiles: @unchecked Sendable {
-    static let shared = PartialFiles()
+/// The three signals are blocked and taken by a thread of their own with `sigwait`, so the
+/// removal runs on an ordinary thread, not in a signal handler, and no signal is lost: a blocked
+/// signal stays pending until that thread takes it. (The first version ignored the signals and
+/// watched them with dispatch sources, which arm asynchronously: a signal sent in the moment
+/// after the first temporary file appeared was discarded, and the run finished with exit 0.)
+/// A signal mask is inherited by the threads a thread starts, so ``install()`` must run before
+/// any other thread starts for every thread to block them; `indoorpos` calls it first thing in
+/// `main`. An output opened without it installs it then (best effort: a thread started earlier
+/// may still take a signal with its default action). SIGKILL cannot be caught: it leaves the
+/// temporary file (never the output itself, which appears only on success).
+public final class PartialFiles: @unchecked Sendable {
+    /// The one watcher of the process.
+    public static let shared = PartialFiles()
 
     private let lock = NSLock()
     private var paths: Set<String> = []
-    private var sources: [any DispatchSourceSignal] = []
-    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private var installed = false
 
-    /// Starts watching `path`; the first call installs the signal sources.
+    private static func signals() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
+        return set
+    }
+
+    /// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (and so in every thread it starts
+    /// later) and takes them on a thread of its own: from then on each of them removes the
+    /// registered temporary files and exits with status 128 + its number. Call it before any
+    /// other thread starts; later calls do nothing.
+    public func install() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !installed else { return }
+        installed = true
+        var set = Self.signals()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let taker = Thread { [self] in
+            var set = Self.signals()
+            var number: Int32 = 0
+            while sigwait(&set, &number) != 0 {}
+            interrupted(by: number)
+        }
+        taker.name = "indoorpos signals"
+        taker.start()
+    }
+
+    /// Starts watching `path` (installing the signal thread if nothing has yet).
     func register(_ path: String) {
+        install()
         lock.lock()
         defer { lock.unlock() }
         paths.insert(path)
-        guard sources.isEmpty else { return }
-        for number in Self.signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.interrupted(by: number) }
-            source.resume()
-            sources.append(source)
-        }
     }
 
     /// Stops watching `path` (committed or abandoned).

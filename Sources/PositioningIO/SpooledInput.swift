@@ -35,11 +35,14 @@ public final class SpooledInput {
                 "indoorpos-input-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).csv"
             )
             .path
-        guard FileManager.default.createFile(atPath: copy, contents: nil), let sink = FileHandle(forWritingAtPath: copy)
-        else {
+        // Watched before it exists and created with open(2), as `OutputFile` does its file.
+        PartialFiles.shared.register(copy)
+        let descriptor = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            PartialFiles.shared.unregister(copy)
             throw .unwritable(path: copy, detail: "cannot create a temporary copy of the piped input '\(path)'")
         }
-        PartialFiles.shared.register(copy)
+        let sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { try sink.write(contentsOf: chunk) }
             try sink.close()

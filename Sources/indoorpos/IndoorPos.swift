@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PositioningIO
 
 @main
 struct IndoorPos: ParsableCommand {
@@ -18,6 +19,8 @@ struct IndoorPos: ParsableCommand {
     /// error, like every other error: "indoorpos locate: <problem> (see 'indoorpos locate
     /// --help')", exit status 64. Help and version requests print as usual.
     static func main() {
+        // Before any thread starts, so that every thread blocks the signals it takes.
+        PartialFiles.shared.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(arguments)
