@@ -195,6 +195,19 @@ public struct PositioningEngine: Sendable {
         return pull()
     }
 
+    /// Closes the open epochs of one device and forgets it: its remaining reports wait in
+    /// ``pull()`` and its state is freed. For input grouped by device (``inBatchOrder(_:)``),
+    /// where a device's last sample is known, this keeps memory to the device at hand instead of
+    /// every device seen. A later sample of the device starts a new track. Does nothing for a
+    /// device not being tracked.
+    public mutating func finish(device: String?) {
+        guard let index = devices.slot(of: device) else { return }
+        let before = ready.count
+        devices.flush(index, context: &context, into: &ready)
+        devices.remove(index)
+        context.statistics.reports += ready.count - before
+    }
+
     /// Replaces the tracked reports by their Rauch–Tung–Striebel smoothed estimates, using
     /// everything the engine has seen (offline batches only).
     /// - Throws: ``PositioningError/historyNotRecorded`` unless

@@ -58,7 +58,7 @@ extension RegionMonitor {
             // Parents may come later in insertion order after a replacement; check them below.
             try validate(
                 record.condition, identifier: region.id, parent: nil, hysteresis: record.hysteresis, path: region.id)
-            entries[region.id] = region.entry
+            entries.define(region.id, as: region.entry)
             insertionOrder.append(region.id)
         }
         for id in insertionOrder {

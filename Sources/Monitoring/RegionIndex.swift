@@ -75,7 +75,9 @@ struct RegionIndex: Sendable {
     mutating func append(_ id: String, entry: RegionEntry, rank: Int, rule: Hysteresis, zones: ZoneIndex) {
         self.rank[id] = rank
         if let parent = entry.record.parent { children[parent, default: []].append(id) }
-        if entry.beacon.since == nil { pendingSince.insert(id) }
+        // Only a beacon condition counts silence (circles and zones never read `since`), so a
+        // monitor with many circles does not touch them all at its first input.
+        if entry.record.condition.isBeaconCondition, entry.beacon.since == nil { pendingSince.insert(id) }
         switch entry.record.condition {
         case .beacon(let condition):
             if let major = condition.major {

@@ -38,7 +38,7 @@ public struct RegionMonitor: Sendable {
     /// The latest usable position, if any.
     public internal(set) var lastPosition: PositionObservation?
 
-    var entries: [String: RegionEntry] = [:]
+    var entries = RegionEntries()
     /// Identifiers in insertion order.
     var insertionOrder: [String] = []
     /// Identifiers with every parent before its children (stable in insertion order otherwise).
@@ -91,12 +91,12 @@ public struct RegionMonitor: Sendable {
         if entries[identifier] == nil {
             // A new region comes after every other in the evaluation order (its parent exists).
             insertionOrder.append(identifier)
-            entries[identifier] = entry
+            entries.define(identifier, as: entry)
             evaluationOrder.append(identifier)
             index.append(identifier, entry: entry, rank: evaluationOrder.count - 1, rule: rule(of: entry), zones: zones)
             scheduleDeadline(of: identifier)
         } else {
-            entries[identifier] = entry
+            entries.define(identifier, as: entry)
             rebuildEvaluationOrder()
         }
     }

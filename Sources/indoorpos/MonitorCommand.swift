@@ -140,95 +140,60 @@ struct MonitorCommand: ParsableCommand {
             var engine = try PositioningEngine(plan: floorPlan, calibration: models, configuration: configuration)
             var all: [RSSISample] = []
             while let sample = try reader.next() { all.append(sample) }
-            var located: [PositionReport] = []
-            for sample in PositioningEngine.inBatchOrder(all) {
-                replay.observe(sample)
-                engine.push(sample)
-                let reports = engine.pull()
-                replay.observe(reports, setApart: engine)
-                if positions != nil { located += reports }
-            }
-            let last = engine.finish()
-            replay.observe(last, setApart: engine)
-            if let positions {
-                located += last
-                let writer = try ReportWriter(
-                    output: try OutputFile(path: positions), format: .csv, includeDevice: reader.hasDevices)
-                // Grouped by device (first seen first), in time order within each, as the events are.
-                let rank = replay.deviceRank
-                let ordered = located.enumerated().sorted {
-                    (rank($0.element.device), $0.offset) < (rank($1.element.device), $1.offset)
-                }
-                for (_, report) in ordered { writer.write(report) }
-                try writer.finish()
-            }
-
-            let writer = EventWriter(
+            let events = EventWriter(
                 output: try OutputFile(
                     path: output, notOverwriting: [plan, regions, rssi] + modelOptions.inputs),
                 format: format,
                 includeDevice: reader.hasDevices,
                 includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
-            for (device, event) in replay.events { writer.write(event, device: device) }
-            try writer.finish()
-            let flagged = replay.events.filter { $0.event.flag != nil }.count
+            let located = try positions.map {
+                try ReportWriter(output: try OutputFile(path: $0), format: .csv, includeDevice: reader.hasDevices)
+            }
+            var flagged = 0
+            // Writes what the device just finished gave: its events in date order, its positions
+            // in time order (grouped by device, in batch order, as one run over all would).
+            func write(_ reports: [PositionReport]) {
+                for report in reports { located?.write(report) }
+                for (device, event) in replay.takeEvents() {
+                    events.write(event, device: device)
+                    if event.flag != nil { flagged += 1 }
+                }
+            }
+            // In batch order a device's samples are consecutive: when the next device starts,
+            // the previous one is finished (its last epochs reported) and forgotten, in the
+            // engine and in the replay, and its events and positions are written, so memory
+            // holds one device at a time, not every device.
+            let ordered = PositioningEngine.inBatchOrder(all)
+            all = []
+            var current: String?
+            var reports: [PositionReport] = []
+            for sample in ordered {
+                let name = sample.device ?? ""
+                if let previous = current, previous != name {
+                    reports += replay.finish(device: previous, in: &engine)
+                    write(reports)
+                    reports.removeAll(keepingCapacity: true)
+                }
+                current = name
+                replay.observe(sample)
+                engine.push(sample)
+                let pulled = engine.pull()
+                replay.observe(pulled, setApart: engine)
+                if located != nil { reports += pulled }
+            }
+            let last = engine.finish()
+            replay.observe(last, setApart: engine)
+            write(reports + last)
+            try located?.finish()
+            try events.finish()
             FileHandle.standardError.write(
                 Data(
                     ("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
-                        + "\(replay.devices.count) device(s), \(writer.count) events"
+                        + "\(replay.deviceCount) device(s), \(events.count) events"
                         + (flagged > 0 ? ", \(flagged) flagged implausible" : "")
                         + (modesForActivity && engine.statistics.activityHints > 0
                             ? "; \(engine.statistics.activityHints) samples carried the phone's activity, which turned on the tracker's motion modes"
                             : "") + "\n").utf8))
         }
-    }
-}
-
-/// One region monitor per device, fed samples and reports, collecting events.
-struct MonitorReplay {
-    let template: RegionMonitor
-    /// Devices in the order first seen.
-    private(set) var devices: [String?] = []
-    private var monitors: [String?: RegionMonitor] = [:]
-    private var collected: [(device: String?, event: MonitorEvent)] = []
-
-    init(template: RegionMonitor) { self.template = template }
-
-    /// The events grouped by device (first seen first) and in date order within each.
-    var events: [(device: String?, event: MonitorEvent)] {
-        let rank = deviceRank
-        return collected.enumerated().sorted {
-            (rank($0.element.device), $0.element.event.date, $0.offset)
-                < (rank($1.element.device), $1.element.event.date, $1.offset)
-        }.map(\.element)
-    }
-
-    /// Each device's place in the order devices were first seen (0 for one never seen), for
-    /// output grouped by device; no name and the empty name share a place.
-    var deviceRank: (String?) -> Int {
-        let rank = Dictionary(
-            devices.enumerated().map { ($0.element ?? "", $0.offset) }, uniquingKeysWith: { a, _ in a })
-        return { rank[$0 ?? ""] ?? 0 }
-    }
-
-    mutating func observe(_ sample: RSSISample) {
-        var monitor = take(sample.device)
-        collected += monitor.observe(sample).map { (sample.device, $0) }
-        monitors[sample.device] = monitor
-    }
-
-    mutating func observe(_ reports: [PositionReport], setApart engine: PositioningEngine) {
-        for report in reports {
-            var monitor = take(report.device)
-            monitor.takeSetApartBeacons(from: engine)
-            collected += monitor.observe(report).map { (report.device, $0) }
-            monitors[report.device] = monitor
-        }
-    }
-
-    private mutating func take(_ device: String?) -> RegionMonitor {
-        if let monitor = monitors.removeValue(forKey: device) { return monitor }
-        devices.append(device)
-        return template
     }
 }
