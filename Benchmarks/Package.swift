@@ -62,6 +62,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "MonitoringBenchmarks",
+            dependencies: [
+                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport"
+            ],
+            path: "Monitoring",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "AllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
             path: "AllocationCheck"

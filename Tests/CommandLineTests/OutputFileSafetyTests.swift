@@ -57,7 +57,8 @@ struct OutputFileSafetyTests {
     static func interrupt(rssi: String, output: String, in folder: ScratchFolder, with number: Int32) throws -> Process?
     {
         let process = Process()
-        process.executableURL = Tool.binary
+        let binary = try #require(Tool.binary, "indoorpos is not built; run `swift build --build-tests` first")
+        process.executableURL = binary
         process.arguments = ["locate", "--plan", LocateCommandTests.plan, "--rssi", rssi, "--output", output, "--quiet"]
         try process.run()
         let deadline = Date().addingTimeInterval(60)

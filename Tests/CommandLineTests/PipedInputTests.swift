@@ -9,7 +9,8 @@ struct PipedInputTests {
     static func runPiped(_ arguments: [String], file: String) throws -> (status: Int32, stdout: String, stderr: String)
     {
         let process = Process()
-        process.executableURL = Tool.binary
+        let binary = try #require(Tool.binary, "indoorpos is not built; run `swift build --build-tests` first")
+        process.executableURL = binary
         process.arguments = arguments
         let input = Pipe(), out = Pipe(), err = Pipe()
         process.standardInput = input

@@ -5,6 +5,12 @@ import Testing
 enum Tool {
     static var binary: URL? {
         var candidates: [URL] = []
+        // The test executable's own folder: the build folder of this build, whatever its path
+        // (`--build-path .build-thread` for the sanitizer runs).
+        if let executable = CommandLine.arguments.first, executable.hasSuffix(".xctest") {
+            candidates.append(
+                URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("indoorpos"))
+        }
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("indoorpos"))
         }
