@@ -10,6 +10,11 @@ struct ExampleTargetTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         var candidates: [URL] = []
+        // Beside the test executable first: the build folder of this build, whatever its path.
+        if let executable = CommandLine.arguments.first, executable.hasSuffix(".xctest") {
+            candidates.append(
+                URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("inanapp"))
+        }
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("inanapp"))
         }
