@@ -7,21 +7,7 @@ import Testing
 struct ExampleTargetTests {
     @Test("inanapp runs to the end with status 0")
     func inAnApp() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        var candidates: [URL] = []
-        // Beside the test executable first: the build folder of this build, whatever its path.
-        if let executable = CommandLine.arguments.first, executable.hasSuffix(".xctest") {
-            candidates.append(
-                URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("inanapp"))
-        }
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("inanapp"))
-        }
-        candidates.append(root.appendingPathComponent(".build/debug/inanapp"))
-        let binary = try #require(
-            candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) },
-            "inanapp is not built; run `swift build --build-tests` first")
+        let binary = try #require(Tool.built("inanapp"), "inanapp is not built; run `swift build --build-tests` first")
         let process = Process()
         process.executableURL = binary
         let out = Pipe(), err = Pipe()

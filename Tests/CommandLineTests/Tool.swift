@@ -3,20 +3,22 @@ import Testing
 
 /// Runs the built `indoorpos` binary (built by `swift build --build-tests`, next to the test bundle).
 enum Tool {
-    static var binary: URL? {
+    static var binary: URL? { built("indoorpos") }
+
+    /// The executable product `name` of this build: beside the test executable first (the build
+    /// folder of this build, whatever its path: `--build-path .build-thread` for the sanitizer
+    /// runs), then beside the test bundle, then in `.build/debug`; nil when none is built.
+    static func built(_ name: String) -> URL? {
         var candidates: [URL] = []
-        // The test executable's own folder: the build folder of this build, whatever its path
-        // (`--build-path .build-thread` for the sanitizer runs).
         if let executable = CommandLine.arguments.first, executable.hasSuffix(".xctest") {
-            candidates.append(
-                URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("indoorpos"))
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name))
         }
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("indoorpos"))
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/indoorpos"))
+        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
