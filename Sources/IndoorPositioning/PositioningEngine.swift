@@ -158,12 +158,20 @@ public struct PositioningEngine: Sendable {
         nextIdleCheck = clock + idle / 4
         let released = devices.idle(before: clock - idle)
         guard !released.isEmpty else { return }
-        let before = ready.count
-        for index in released { devices.flush(index, context: &context, into: &ready) }
-        // Remove from the highest slot down so that the slots still to remove stay valid.
-        for index in released.sorted(by: >) { devices.remove(index) }
-        context.statistics.reports += ready.count - before
+        close(released, forgetting: true)
         context.statistics.releasedDevices += released.count
+    }
+
+    /// Closes every open epoch of the tracks in `slots`, in that order (their reports wait in
+    /// ``pull()`` and are counted), and with `forgetting` frees the tracks.
+    private mutating func close(_ slots: [Int], forgetting: Bool) {
+        let before = ready.count
+        for index in slots { devices.flush(index, context: &context, into: &ready) }
+        if forgetting {
+            // Remove from the highest slot down so that the slots still to remove stay valid.
+            for index in slots.sorted(by: >) { devices.remove(index) }
+        }
+        context.statistics.reports += ready.count - before
     }
 
     /// The reports of the epochs closed since the last call, oldest first per device.
@@ -187,11 +195,7 @@ public struct PositioningEngine: Sendable {
     /// its epoch is already closed, in which case it is counted ``Statistics/late`` (no epoch is
     /// ever reported twice). Make a new engine to start afresh.
     public mutating func finish() -> [PositionReport] {
-        let before = ready.count
-        for index in devices.allInNameOrder() {
-            devices.flush(index, context: &context, into: &ready)
-        }
-        context.statistics.reports += ready.count - before
+        close(devices.allInNameOrder(), forgetting: false)
         return pull()
     }
 
@@ -202,10 +206,7 @@ public struct PositioningEngine: Sendable {
     /// device not being tracked.
     public mutating func finish(device: String?) {
         guard let index = devices.slot(of: device) else { return }
-        let before = ready.count
-        devices.flush(index, context: &context, into: &ready)
-        devices.remove(index)
-        context.statistics.reports += ready.count - before
+        close([index], forgetting: true)
     }
 
     /// Replaces the tracked reports by their Rauch–Tung–Striebel smoothed estimates, using
