@@ -72,13 +72,7 @@ public final class OutputFile {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
             .path
-        // Watched before it exists, so that a signal at any moment removes it; created with
-        // open(2), not FileManager.createFile, which on Linux writes through a hidden
-        // `.dat.nosync…` file of its own that an interruption would leave behind.
-        PartialFiles.shared.register(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            PartialFiles.shared.unregister(temporary)
+        guard let descriptor = PartialFiles.shared.create(temporary, exclusive: false, mode: 0o666) else {
             throw .unwritable(
                 path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }

@@ -65,6 +65,21 @@ public final class PartialFiles: @unchecked Sendable {
         paths.insert(path)
     }
 
+    /// Creates (or, unless `exclusive`, truncates) the temporary file `path` for writing and
+    /// watches it, registered before it exists so that a signal at any moment removes it. Made
+    /// with open(2), not `FileManager.createFile`, which on Linux writes through a hidden
+    /// `.dat.nosync…` file of its own that an interruption would leave behind.
+    /// - Returns: the open descriptor, or nil (and nothing watched) when it cannot be created.
+    func create(_ path: String, exclusive: Bool, mode: mode_t) -> Int32? {
+        register(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), mode)
+        guard descriptor >= 0 else {
+            unregister(path)
+            return nil
+        }
+        return descriptor
+    }
+
     /// Stops watching `path` (committed or abandoned).
     func unregister(_ path: String) {
         lock.lock()

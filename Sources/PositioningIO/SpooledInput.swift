@@ -35,11 +35,7 @@ public final class SpooledInput {
                 "indoorpos-input-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).csv"
             )
             .path
-        // Watched before it exists and created with open(2), as `OutputFile` does its file.
-        PartialFiles.shared.register(copy)
-        let descriptor = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            PartialFiles.shared.unregister(copy)
+        guard let descriptor = PartialFiles.shared.create(copy, exclusive: true, mode: 0o600) else {
             throw .unwritable(path: copy, detail: "cannot create a temporary copy of the piped input '\(path)'")
         }
         let sink = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
