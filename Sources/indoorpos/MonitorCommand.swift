@@ -150,10 +150,8 @@ struct MonitorCommand: ParsableCommand {
                 try ReportWriter(output: try OutputFile(path: $0), format: .csv, includeDevice: reader.hasDevices)
             }
             var flagged = 0
-            // Writes what the device just finished gave: its events in date order, its positions
-            // in time order (grouped by device, in batch order, as one run over all would).
-            func write(_ reports: [PositionReport]) {
-                for report in reports { located?.write(report) }
+            // The events of the device just finished, in date order.
+            func writeEvents() {
                 for (device, event) in replay.takeEvents() {
                     events.write(event, device: device)
                     if event.flag != nil { flagged += 1 }
@@ -161,29 +159,29 @@ struct MonitorCommand: ParsableCommand {
             }
             // In batch order a device's samples are consecutive: when the next device starts,
             // the previous one is finished (its last epochs reported) and forgotten, in the
-            // engine and in the replay, and its events and positions are written, so memory
-            // holds one device at a time, not every device.
+            // engine and in the replay, and its events are written, so memory holds one device
+            // at a time, not every device. Positions are written as they come, which is already
+            // grouped by device and in time order within each.
             let ordered = PositioningEngine.inBatchOrder(all)
             all = []
             var current: String?
-            var reports: [PositionReport] = []
             for sample in ordered {
                 let name = sample.device ?? ""
                 if let previous = current, previous != name {
-                    reports += replay.finish(device: previous, in: &engine)
-                    write(reports)
-                    reports.removeAll(keepingCapacity: true)
+                    for report in replay.finish(device: previous, in: &engine) { located?.write(report) }
+                    writeEvents()
                 }
                 current = name
                 replay.observe(sample)
                 engine.push(sample)
                 let pulled = engine.pull()
                 replay.observe(pulled, setApart: engine)
-                if located != nil { reports += pulled }
+                for report in pulled { located?.write(report) }
             }
             let last = engine.finish()
             replay.observe(last, setApart: engine)
-            write(reports + last)
+            for report in last { located?.write(report) }
+            writeEvents()
             try located?.finish()
             try events.finish()
             FileHandle.standardError.write(
