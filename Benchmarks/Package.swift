@@ -6,6 +6,20 @@ import PackageDescription
 // `swift package benchmark --target TrackingBenchmarks`; Scripts/check-benchmark-thresholds.sh
 // checks the committed allocation thresholds in Thresholds/ (AllocationCheck is a plain
 // executable for valgrind, not a benchmark).
+
+/// A package-benchmark target: the library (and `using`, more products of the root package),
+/// package-benchmark and the shared seeded generator, with the benchmark plugin.
+func benchmarkTarget(_ name: String, path: String, using products: [String] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: (["IndoorPositioning"] + products).map { .product(name: $0, package: "IndoorPositioning") } + [
+            .product(name: "Benchmark", package: "benchmark"), "BenchmarkSupport"
+        ],
+        path: path,
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
 let package = Package(
     name: "IndoorPositioningBenchmarks",
     platforms: [.macOS(.v13)],
@@ -15,62 +29,16 @@ let package = Package(
     ],
     targets: [
         .target(name: "BenchmarkSupport", path: "Support"),
-        .executableTarget(
-            name: "TrilaterationBenchmarks",
-            dependencies: [
-                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport"
-            ],
-            path: "Trilateration",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmarkTarget("TrilaterationBenchmarks", path: "Trilateration"),
         .executableTarget(
             name: "TrackerAllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
             path: "TrackerAllocationCheck"
         ),
-        .executableTarget(
-            name: "TrackingBenchmarks",
-            dependencies: [
-                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport"
-            ],
-            path: "Tracking",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "RangingBenchmarks",
-            dependencies: [
-                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport"
-            ],
-            path: "Ranging",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "PipelineBenchmarks",
-            dependencies: [
-                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
-                .product(name: "PositioningIO", package: "IndoorPositioning"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport"
-            ],
-            path: "Pipeline",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "MonitoringBenchmarks",
-            dependencies: [
-                .product(name: "IndoorPositioning", package: "IndoorPositioning"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport"
-            ],
-            path: "Monitoring",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmarkTarget("TrackingBenchmarks", path: "Tracking"),
+        benchmarkTarget("RangingBenchmarks", path: "Ranging"),
+        benchmarkTarget("PipelineBenchmarks", path: "Pipeline", using: ["PositioningIO"]),
+        benchmarkTarget("MonitoringBenchmarks", path: "Monitoring"),
         .executableTarget(
             name: "AllocationCheck",
             dependencies: [.product(name: "IndoorPositioning", package: "IndoorPositioning")],
