@@ -54,6 +54,13 @@ struct PipedInputTests {
         #expect(learnedPiped.stdout == learned.stdout)
         let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix("indoorpos-input-") }
-        #expect(Set(after) == Set(before))
+        // Left behind: a new spool file of a process that has ended (the commands above). Files of
+        // processes still running belong to other test runs sharing the temporary folder.
+        let left = Set(after).subtracting(before).filter { name in
+            let pid = name.dropFirst("indoorpos-input-".count).prefix { $0.isNumber }
+            guard let pid = Int32(pid) else { return true }
+            return kill(pid, 0) != 0
+        }
+        #expect(left.isEmpty, "\(left)")
     }
 }
