@@ -2,6 +2,10 @@
 /// the last device remembered (consecutive samples usually come from the same phone), and when
 /// each was last heard, for releasing idle ones. A released track's slot is emptied in place
 /// and reused by the next new device, so no track is ever moved or copied.
+///
+/// Devices not heard for a while are kept small (``compact(before:)``): one that has closed no
+/// epoch sleeps as a ``DormantDevice`` outside the array, and a tracked one gives up its scratch
+/// space. Neither changes a report.
 struct DeviceTable: Sendable {
     /// Tracks by slot; nil for a free slot.
     private var slots: [DeviceTrack?] = []
@@ -11,9 +15,17 @@ struct DeviceTable: Sendable {
     private var index: [String?: Int] = [:]
     private var lastDevice: String??
     private var lastSlot = 0
+    /// Devices asleep, by name.
+    private var asleep: [String?: DormantDevice] = [:]
+    /// Slots used since the last compaction (each once; the next pass looks only at these).
+    private var awake: [Int] = []
+    private var isAwake: [Bool] = []
 
-    /// Tracks held.
-    var count: Int { slots.count - free.count }
+    /// Devices held, awake or asleep.
+    var count: Int { slots.count - free.count + asleep.count }
+
+    /// Devices asleep.
+    var asleepCount: Int { asleep.count }
 
     /// Every track held, in slot order.
     var tracks: [DeviceTrack] { slots.compactMap { $0 } }
@@ -27,22 +39,73 @@ struct DeviceTable: Sendable {
         return found
     }
 
-    /// Adds a track and returns its slot.
-    mutating func insert(_ track: DeviceTrack) -> Int {
+    /// Adds a track of a device that has none, last heard at `heard` (−∞: never), and returns its
+    /// slot. A device asleep wakes into it: its samples are taken into `track` first.
+    mutating func insert(_ track: consuming DeviceTrack, heard: Double = -.infinity) -> Int {
+        var track = track
+        var heard = heard
+        if !asleep.isEmpty, let dormant = asleep.removeValue(forKey: track.device) {
+            track.restore(dormant)
+            heard = dormant.heard
+        }
         let slot: Int
         if let reused = free.popLast() {
             slot = reused
             slots[slot] = track
-            lastHeard[slot] = -.infinity
+            lastHeard[slot] = heard
         } else {
             slot = slots.count
             slots.append(track)
-            lastHeard.append(-.infinity)
+            lastHeard.append(heard)
+            isAwake.append(false)
         }
         index[track.device] = slot
         lastDevice = .some(track.device)
         lastSlot = slot
+        markAwake(slot)
         return slot
+    }
+
+    /// Whether `device` is asleep.
+    func isAsleep(_ device: String?) -> Bool { asleep[device] != nil }
+
+    /// The devices asleep, heard last before `time` (all with +∞).
+    func asleep(heardBefore time: Double) -> [String?] {
+        asleep.compactMap { $0.value.heard < time ? $0.key : nil }
+    }
+
+    /// Keeps small every device not heard since `time`, among those used since the last call:
+    /// one that has closed no epoch goes to sleep (its slot is freed), a tracked one frees its
+    /// scratch space (``DeviceTrack/releaseScratch()``).
+    mutating func compact(before time: Double) {
+        var kept = 0
+        for i in awake.indices {
+            let slot = awake[i]
+            guard slots[slot] != nil else {
+                isAwake[slot] = false
+                continue
+            }
+            guard lastHeard[slot] < time else {
+                awake[kept] = slot
+                kept += 1
+                continue
+            }
+            isAwake[slot] = false
+            if let dormant = slots[slot]!.dormant() {
+                let device = slots[slot]!.device
+                remove(slot)
+                asleep[device] = dormant
+            } else {
+                slots[slot]!.releaseScratch()
+            }
+        }
+        awake.removeLast(awake.count - kept)
+    }
+
+    private mutating func markAwake(_ slot: Int) {
+        guard !isAwake[slot] else { return }
+        isAwake[slot] = true
+        awake.append(slot)
     }
 
     /// Notes that the track in `slot` got a sample at `time`.
@@ -55,11 +118,13 @@ struct DeviceTable: Sendable {
         _ sample: DeviceTrack.Pending, to slot: Int, context: inout EpochContext,
         into reports: inout [PositionReport]
     ) -> Bool {
-        slots[slot]!.add(sample, context: &context, into: &reports)
+        markAwake(slot)
+        return slots[slot]!.add(sample, context: &context, into: &reports)
     }
 
     /// Closes every open epoch of the track in `slot`.
     mutating func flush(_ slot: Int, context: inout EpochContext, into reports: inout [PositionReport]) {
+        markAwake(slot)
         slots[slot]!.flush(context: &context, into: &reports)
     }
 
@@ -69,13 +134,14 @@ struct DeviceTable: Sendable {
         _ slot: Int, to time: Double, context: inout EpochContext,
         into reports: inout [PositionReport]
     ) {
+        markAwake(slot)
         slots[slot]!.advance(to: time, context: &context, into: &reports)
     }
 
     /// Frees the slot of a track (the track is dropped in place).
     mutating func remove(_ slot: Int) {
-        guard let device = slots[slot]?.device else { return }
-        index[device] = nil
+        guard let track = slots[slot] else { return }
+        index[track.device] = nil
         slots[slot] = nil
         lastHeard[slot] = .infinity
         free.append(slot)
@@ -88,6 +154,30 @@ struct DeviceTable: Sendable {
         lastHeard.indices.filter { lastHeard[$0] < time }.sorted {
             lastHeard[$0] != lastHeard[$1] ? lastHeard[$0] < lastHeard[$1] : precedes($0, $1)
         }
+    }
+
+    /// A device held: awake in a slot, or asleep.
+    enum Held {
+        case awake(slot: Int)
+        case asleep(device: String?)
+    }
+
+    /// Every device held, awake or asleep, in device-name order (nil first): the order
+    /// ``PositioningEngine/finish()`` closes them in.
+    func allHeldInNameOrder() -> [Held] {
+        var held: [(name: String, device: Held)] = []
+        held.reserveCapacity(count)
+        for slot in slots.indices {
+            if let track = slots[slot] { held.append((track.device ?? "", .awake(slot: slot))) }
+        }
+        for device in asleep.keys { held.append((device ?? "", .asleep(device: device))) }
+        held.sort { $0.name < $1.name }
+        return held.map(\.device)
+    }
+
+    /// Takes `device` out of the devices asleep and returns it (nil when it is not asleep).
+    mutating func takeAsleep(_ device: String?) -> DormantDevice? {
+        asleep.removeValue(forKey: device)
     }
 
     /// All slots in device-name order (nil first), the order ``PositioningEngine/finish()`` closes them in.

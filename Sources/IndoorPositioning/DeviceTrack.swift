@@ -16,7 +16,8 @@ struct DeviceTrack: Sendable {
         var activity: ActivityHint? = nil
     }
 
-    let device: String?
+    /// The device (a new track for another device is a copy of a new one with this changed).
+    var device: String?
     private var grid: EpochGrid
     private var pending: [Pending] = []
     /// The samples of the epoch being closed (reused).
@@ -93,6 +94,39 @@ struct DeviceTrack: Sendable {
             }
         }
         release(upTo: .infinity, context: &context, into: &reports)
+    }
+
+    // MARK: Idle devices
+
+    /// Whether no epoch has closed yet: the track is then its grid and its pending samples only,
+    /// and can sleep as a ``DormantDevice``.
+    var isPristine: Bool { !grid.hasClosed && tracker == nil }
+
+    /// This track as a dormant device; nil unless it is pristine and has samples.
+    func dormant() -> DormantDevice? {
+        guard isPristine, let first = pending.first else { return nil }
+        return DormantDevice(first: first, rest: Array(pending.dropFirst()))
+    }
+
+    /// Takes a dormant device's samples into this new track of the same device, as pushing them
+    /// again would (a pristine track closed no epoch on any of them, so none closes now).
+    mutating func restore(_ dormant: DormantDevice) {
+        dormant.forEachSample { sample in
+            _ = grid.admit(sample.time)
+            pending.append(sample)
+        }
+    }
+
+    /// Frees what lives only while an epoch closes (the epoch's samples, observations and
+    /// measurements, the lag's buffer, the tracker's scratch space) while the device is idle;
+    /// each is filled again before it is read, so the reports do not change.
+    mutating func releaseScratch() {
+        epochSamples = []
+        touched = []
+        observations = []
+        measurements = []
+        fresh = []
+        tracker?.releaseScratch()
     }
 
     /// The smoothed estimates of every track of this device (RTS over each recorded history),

@@ -26,6 +26,7 @@ extension PositioningEngine {
     /// ```
     public mutating func advance(to time: Double) {
         let before = ready.count
+        for device in devices.asleep(heardBefore: .infinity) { wake(device) }
         for index in devices.allInNameOrder() {
             devices.advance(index, to: time, context: &context, into: &ready)
         }

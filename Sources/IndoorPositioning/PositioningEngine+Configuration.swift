@@ -86,6 +86,17 @@ extension PositioningEngine {
         /// starts a new track. Default nil: devices are kept until ``PositioningEngine/finish()``.
         /// Ignored while ``recordsHistory`` is on (the smoother needs every track).
         public var idleRelease: Double? = nil
+        /// Keep small every device not heard for this many seconds of input time (the latest
+        /// sample time pushed for any device): a device that has closed no epoch yet (a phone
+        /// heard once or for less than an epoch) sleeps as its samples alone, about 100 bytes
+        /// instead of about 2 KB, and a tracked device frees the scratch space of its epoch
+        /// update (four n × n matrices per tracker member). Its next sample,
+        /// ``PositioningEngine/finish()``, or
+        /// idle release restores it exactly, so **no report changes** for any value: this only
+        /// trades memory for the cost of restoring (one allocation per buffer). Default 10 s,
+        /// ten epochs of the default length, so that a phone heard every few seconds is not put
+        /// away and restored over and over; nil: never.
+        public var compactAfter: Double? = 10
         /// Fixed-lag smoothing, seconds (Kalman tracking only): each report for time t is held
         /// until the device's input has reached t + lag, and refined meanwhile by every later
         /// epoch (a Rauch–Tung–Striebel pass over the steps of the window, the same pass as
@@ -137,6 +148,9 @@ extension PositioningEngine {
             }
             if lag > 0 && tracking == .none {
                 throw .invalidConfiguration("lag refines tracked positions; it needs Kalman tracking")
+            }
+            if let compactAfter, !(compactAfter.isFinite && compactAfter > 0) {
+                throw .invalidConfiguration("compactAfter must be a positive number of seconds, got \(compactAfter)")
             }
             if let idleRelease, !(idleRelease.isFinite && idleRelease > 0) {
                 throw .invalidConfiguration("idleRelease must be a positive number of seconds, got \(idleRelease)")

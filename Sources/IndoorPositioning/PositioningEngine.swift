@@ -24,11 +24,16 @@ public struct PositioningEngine: Sendable {
     public let plan: FloorPlan
     var context: EpochContext
     var devices = DeviceTable()
+    /// A new track of no device: every device's track starts as a copy of it (sharing its
+    /// buffers until the first write), so that making one validates and allocates nothing.
+    private let newTrack: DeviceTrack
     var ready: [PositionReport] = []
     /// The latest sample time pushed (any device), the clock idle devices are released by.
     private var clock = -Double.infinity
     /// When the next look for idle devices is due (see ``Configuration/idleRelease``).
     private var nextIdleCheck = -Double.infinity
+    /// When the next compaction of idle devices is due (see ``Configuration/compactAfter``).
+    private var nextCompaction = -Double.infinity
 
     /// The settings in force.
     public var configuration: Configuration { context.configuration }
@@ -90,6 +95,8 @@ public struct PositioningEngine: Sendable {
         context = EpochContext(
             configuration: configuration, beacons: table,
             receiverHeight: plan.defaults.receiverHeight)
+        newTrack = try DeviceTrack(
+            device: nil, levels: table.levels, epoch: configuration.epoch, floor: configuration.floor)
     }
 
     /// Feeds one sample. Samples of one device must come in time order (up to
@@ -114,13 +121,8 @@ public struct PositioningEngine: Sendable {
         if let existing = devices.slot(of: sample.device) {
             index = existing
         } else {
-            // The configuration was validated in init, so this cannot fail; stay total anyway.
-            guard
-                let created = try? DeviceTrack(
-                    device: sample.device, levels: context.beacons.levels,
-                    epoch: context.configuration.epoch, floor: context.configuration.floor)
-            else { return .late }
-            index = devices.insert(created)
+            // A device asleep wakes into the new track with its samples.
+            index = devices.insert(makeTrack(for: sample.device))
         }
         let before = ready.count
         let used = devices.add(
@@ -131,6 +133,7 @@ public struct PositioningEngine: Sendable {
         if sample.timestamp > clock {
             clock = sample.timestamp
             if clock >= nextIdleCheck { releaseIdleDevices() }
+            if clock >= nextCompaction { compactIdleDevices() }
             if context.learner != nil { context.updateModels(at: clock) }
         }
         if used {
@@ -142,8 +145,37 @@ public struct PositioningEngine: Sendable {
         return .late
     }
 
-    /// Devices currently tracked (heard and not yet released).
+    /// Devices currently tracked (heard and not yet released), awake or asleep.
     public var activeDeviceCount: Int { devices.count }
+
+    /// Devices asleep: not heard for ``Configuration/compactAfter`` and without a closed epoch,
+    /// so kept as their samples only until their next sample or the end.
+    public var asleepDeviceCount: Int { devices.asleepCount }
+
+    /// A new track for `device`.
+    private func makeTrack(for device: String?) -> DeviceTrack {
+        var track = newTrack
+        track.device = device
+        return track
+    }
+
+    /// Wakes `device` if it is asleep: its track is rebuilt from its samples (the same track).
+    mutating func wake(_ device: String?) {
+        guard devices.isAsleep(device) else { return }
+        _ = devices.insert(makeTrack(for: device))
+    }
+
+    /// Keeps every device not heard for ``Configuration/compactAfter`` seconds of input time
+    /// small (see the configuration). Looked at every quarter of that time, only among the
+    /// devices used since the last look.
+    private mutating func compactIdleDevices() {
+        guard let after = configuration.compactAfter else {
+            nextCompaction = .infinity
+            return
+        }
+        nextCompaction = clock + after / 4
+        devices.compact(before: clock - after)
+    }
 
     /// Finishes and forgets every device not heard for ``Configuration/idleRelease`` seconds of
     /// input time (the clock is the latest sample time pushed): its open epochs are closed (the
@@ -156,6 +188,7 @@ public struct PositioningEngine: Sendable {
             return
         }
         nextIdleCheck = clock + idle / 4
+        for device in devices.asleep(heardBefore: clock - idle) { wake(device) }
         let released = devices.idle(before: clock - idle)
         guard !released.isEmpty else { return }
         close(released, forgetting: true)
@@ -195,8 +228,31 @@ public struct PositioningEngine: Sendable {
     /// its epoch is already closed, in which case it is counted ``Statistics/late`` (no epoch is
     /// ever reported twice). Make a new engine to start afresh.
     public mutating func finish() -> [PositionReport] {
+        for device in devices.asleep(heardBefore: .infinity) { wake(device) }
         close(devices.allInNameOrder(), forgetting: false)
         return pull()
+    }
+
+    /// Closes every open epoch (end of input) like ``finish()``, with the same reports in the
+    /// same order, but device by device: each device's reports go to `body` as soon as they are
+    /// made and its state is freed, so that the end of a batch of many devices never holds them
+    /// all awake at once. A sample pushed afterwards starts a new track for its device.
+    public mutating func finishReleasing(_ body: (PositionReport) throws -> Void) rethrows {
+        for held in devices.allHeldInNameOrder() {
+            switch held {
+            case .awake(let slot):
+                close([slot], forgetting: true)
+            case .asleep(let device):
+                // Rebuilt and flushed outside the table: it is dropped right after.
+                guard let dormant = devices.takeAsleep(device) else { continue }
+                var track = makeTrack(for: device)
+                track.restore(dormant)
+                let before = ready.count
+                track.flush(context: &context, into: &ready)
+                context.statistics.reports += ready.count - before
+            }
+            try drain(body)
+        }
     }
 
     /// Closes the open epochs of one device and forgets it: its remaining reports wait in
@@ -205,6 +261,7 @@ public struct PositioningEngine: Sendable {
     /// every device seen. A later sample of the device starts a new track. Does nothing for a
     /// device not being tracked.
     public mutating func finish(device: String?) {
+        wake(device)
         guard let index = devices.slot(of: device) else { return }
         close([index], forgetting: true)
     }

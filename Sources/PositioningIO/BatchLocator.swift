@@ -117,7 +117,7 @@ public struct BatchLocator: Sendable {
             pass = next
             reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
         }
-        if smooth { held += engine.finish() } else { engine.finish().forEach(write) }
+        if smooth { held += engine.finish() } else { engine.finishReleasing(write) }
         if smooth { try engine.smooth(held).forEach(write) }
         var result = BatchResult(
             counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,

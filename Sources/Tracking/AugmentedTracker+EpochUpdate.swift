@@ -57,6 +57,7 @@ extension AugmentedTracker {
     private mutating func fuse(
         _ samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError) -> UpdateOutcome {
+        prepareScratch()
         let dt = time - self.time
         let share = shadowing.correlatedShare
         let lambda = monitor.noiseScale

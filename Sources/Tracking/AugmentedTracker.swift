@@ -177,6 +177,7 @@ public struct AugmentedTracker: Sendable {
         try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         guard time > self.time else { return }
+        prepareScratch()
         for j in scratch.renew.indices { scratch.renew[j] = false }
         let dt = time - self.time
         let transition = self.transition
@@ -302,6 +303,23 @@ public struct AugmentedTracker: Sendable {
         slots.freeAll()
     }
 
+    // MARK: - Scratch space
+
+    /// Frees the scratch space of the epoch update (four n × n matrices and a few vectors, n the
+    /// state's size) and the spare history steps; the next prediction or update allocates them
+    /// again. For a track that stays idle for a while: the estimates are unchanged, since every
+    /// update fills its scratch before reading it.
+    public mutating func releaseScratch() {
+        scratch = Scratch(size: 0, slots: 0, reserving: 0)
+        spareSteps = []
+    }
+
+    /// Allocates the scratch space again after ``releaseScratch()`` (nothing to do otherwise).
+    mutating func prepareScratch() {
+        guard scratch.xPrior.count != state.count else { return }
+        scratch = Scratch(size: state.count, slots: slots.count)
+    }
+
     // MARK: - Constraints and history
 
     /// Appends a step (prior at the current time; the posterior is the current state).
@@ -412,7 +430,9 @@ extension AugmentedTracker {
         /// The epoch's kinematic F entries (f_pv, f_vv).
         var coefficients = (0.0, 1.0)
 
-        init(size n: Int, slots count: Int) {
+        /// Scratch for a state of size `n` with `count` bias slots, its per-sample buffers
+        /// reserved for `capacity` samples.
+        init(size n: Int, slots count: Int, reserving capacity: Int = 64) {
             xPrior = Array(repeating: 0, count: n)
             xPost = xPrior
             rhs = xPrior
@@ -422,10 +442,10 @@ extension AugmentedTracker {
             pPost = pPrior
             slots = BiasSlots(count: count)
             renew = Array(repeating: false, count: count)
-            sampleSlot.reserveCapacity(64)
-            accepted.reserveCapacity(64)
-            sampleCorrelation.reserveCapacity(64)
-            rows.reserveCapacity(64)
+            sampleSlot.reserveCapacity(capacity)
+            accepted.reserveCapacity(capacity)
+            sampleCorrelation.reserveCapacity(capacity)
+            rows.reserveCapacity(capacity)
         }
     }
 }

@@ -65,6 +65,12 @@ public struct TrackerBank: Sendable {
         for k in members.indices { members[k].observe(hint) }
     }
 
+    /// Frees every member's scratch space (``AugmentedTracker/releaseScratch()``) while the
+    /// track is idle; the estimates do not change.
+    public mutating func releaseScratch() {
+        for k in members.indices { members[k].releaseScratch() }
+    }
+
     /// The index of the member with the largest weight.
     public var leader: Int { weights.indices.max { weights[$0] < weights[$1] } ?? 0 }
 

@@ -36,7 +36,7 @@ struct LocateCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does).",
+            "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does); devices not heard for 10 s are kept in a compact form meanwhile, which changes no output.",
         transform: NumberArgument.parse)
     var idleRelease: Double = 0
 

@@ -75,6 +75,22 @@ struct EngineIdleReleaseTests {
         #expect(engine.activeDeviceCount == 2)
     }
 
+    @Test("a device without a name (a file without a device column) is released like any other")
+    func unnamedReleased() throws {
+        let site = try SimulatedSite(seed: 24)
+        var configuration = PositioningEngine.Configuration()
+        configuration.idleRelease = 5
+        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
+        for sample in site.samples where sample.timestamp < 4 { engine.push(sample) }
+        var other = site.samples[0]
+        other.device = "other"
+        other.timestamp = 20
+        engine.push(other)
+        #expect(engine.statistics.releasedDevices == 1)
+        // Its slot is freed: only "other" is held.
+        #expect(engine.activeDeviceCount == 1)
+    }
+
     @Test("a non-positive idle time is a configuration error")
     func badIdleTime() throws {
         let site = try SimulatedSite(seed: 23)

@@ -79,6 +79,43 @@ struct TrackerBankTests {
         #expect(compared > 100)
     }
 
+    @Test(
+        "Scratch space released between epochs (as the engine does for idle devices) changes no estimate, prediction or smoothed step",
+        arguments: [false, true])
+    func releasedScratch(recordsHistory: Bool) throws {
+        let (walk, epochs) = AugmentedTrackerTests.epochs(seed: 41)
+        var kept = try TrackerBank(
+            first: AugmentedTrackerTests.first(walk),
+            configuration: TrackerConfiguration(recordsHistory: recordsHistory),
+            offset: DeviceOffsetModel(), shadowing: Self.models, floorElevation: 0)
+        var released = kept
+        var compared = 0
+        for (k, epoch) in epochs.prefix(30).enumerated() {
+            // Released every other epoch, and before a prediction, which also uses the scratch.
+            if k % 2 == 0 { released.releaseScratch() }
+            #expect(try released.estimate(at: Double(k) + 1.5) == kept.estimate(at: Double(k) + 1.5))
+            try kept.update(epoch, at: Double(k) + 2)
+            try released.update(epoch, at: Double(k) + 2)
+            if recordsHistory && k % 5 == 4 {
+                kept.discardHistory(before: Double(k) - 2)
+                released.discardHistory(before: Double(k) - 2)
+            }
+            #expect(released.estimate == kept.estimate)
+            #expect(released.weights == kept.weights)
+            #expect(released.deviceOffset == kept.deviceOffset)
+            compared += 1
+        }
+        #expect(compared == 30)
+        // A released tracker really gave its scratch up (the check above is not vacuous).
+        released.releaseScratch()
+        #expect(released.members.allSatisfy { $0.scratch.pPrior.size == 0 })
+        if recordsHistory {
+            #expect(
+                try TrackerBank.smooth(released.histories, totalLogEvidence: released.totalLogEvidence)
+                    == TrackerBank.smooth(kept.histories, totalLogEvidence: kept.totalLogEvidence))
+        }
+    }
+
     @Test("The estimate is the members' moment-matched mixture, now and predicted 3 s ahead; weights sum to 1")
     func mixture() throws {
         let bank = try Self.bank(seed: 31, epochs: 30)

@@ -1,0 +1,164 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import IndoorPositioning
+
+/// Idle devices kept small (`Configuration.compactAfter`): phones heard once sleep as their
+/// samples, tracked phones give up their scratch space, and no report changes.
+@Suite("Engine: idle devices are kept small without changing a report")
+struct EngineCompactionTests {
+    /// Visitors in time order across devices: `count` of them, one every 2 s, each hearing the
+    /// site for 3 s; the first `returning` come back 20 s later for another 3 s (by then asleep
+    /// or compacted); and `once` phones heard by a single sample each, one every 0.7 s.
+    static func traffic(site: SimulatedSite, count: Int, returning: Int, once: Int) -> [RSSISample] {
+        let walk = site.samples.filter { $0.timestamp < 3 }
+        var samples: [RSSISample] = []
+        for visitor in 0..<count {
+            for var sample in walk {
+                sample.timestamp += Double(visitor) * 2
+                sample.device = "visitor\(visitor)"
+                samples.append(sample)
+                if visitor < returning {
+                    sample.timestamp += 20
+                    samples.append(sample)
+                }
+            }
+        }
+        for phone in 0..<once {
+            var sample = walk[phone % walk.count]
+            sample.timestamp = 0.35 + Double(phone) * 0.7
+            sample.device = "once\(phone)"
+            samples.append(sample)
+        }
+        return samples.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Settings that reach every part of a track's state: the default, a lag, motion modes,
+    /// online learning and raw fixes.
+    static func settings() -> [(String, PositioningEngine.Configuration)] {
+        var lag = PositioningEngine.Configuration()
+        lag.lag = 3
+        var modes = PositioningEngine.Configuration()
+        modes.tracker.motionModes = MotionModes()
+        var learning = PositioningEngine.Configuration()
+        learning.learning = OnlineLearning(updateInterval: 10)
+        var raw = PositioningEngine.Configuration()
+        raw.tracking = .none
+        return [
+            ("default", PositioningEngine.Configuration()), ("lag", lag), ("modes", modes), ("learning", learning),
+            ("raw", raw)
+        ]
+    }
+
+    /// Every report of `samples` through an engine with `configuration`, and the most devices
+    /// asleep at once.
+    static func run(
+        _ samples: [RSSISample], site: SimulatedSite, configuration: PositioningEngine.Configuration,
+        releasingAtEnd: Bool = false
+    ) throws -> (reports: [PositionReport], mostAsleep: Int, devices: Int) {
+        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
+        var reports: [PositionReport] = []
+        var mostAsleep = 0
+        for sample in samples {
+            engine.push(sample)
+            reports += engine.pull()
+            mostAsleep = max(mostAsleep, engine.asleepDeviceCount)
+        }
+        if releasingAtEnd {
+            engine.finishReleasing { reports.append($0) }
+        } else {
+            reports += engine.finish()
+        }
+        return (reports, mostAsleep, engine.activeDeviceCount)
+    }
+
+    @Test("compacted after 0.5 s or never: the same reports in the same order, for every setting")
+    func sameReports() throws {
+        let site = try SimulatedSite(seed: 31)
+        let samples = Self.traffic(site: site, count: 40, returning: 10, once: 150)
+        for (name, setting) in Self.settings() {
+            var never = setting
+            never.compactAfter = nil
+            var soon = setting
+            soon.compactAfter = 0.5
+            let kept = try Self.run(samples, site: site, configuration: never)
+            let compacted = try Self.run(samples, site: site, configuration: soon)
+            #expect(kept.mostAsleep == 0, "\(name)")
+            // The phones heard once sleep (so the comparison is not vacuous).
+            #expect(compacted.mostAsleep >= 100, "\(name)")
+            #expect(compacted.devices == 190 && kept.devices == 190, "\(name)")
+            #expect(compacted.reports.count == kept.reports.count, "\(name)")
+            #expect(compacted.reports == kept.reports, "\(name)")
+        }
+    }
+
+    @Test("finishReleasing gives finish()'s reports in the same order and frees every device")
+    func finishReleasing() throws {
+        let site = try SimulatedSite(seed: 32)
+        let samples = Self.traffic(site: site, count: 30, returning: 5, once: 50)
+        let finished = try Self.run(samples, site: site, configuration: PositioningEngine.Configuration())
+        let released = try Self.run(
+            samples, site: site, configuration: PositioningEngine.Configuration(), releasingAtEnd: true)
+        #expect(finished.devices == 80)
+        #expect(released.devices == 0)
+        #expect(released.reports == finished.reports)
+    }
+
+    @Test("a device asleep is woken by its next sample, by idle release and by advance(to:)")
+    func wakes() throws {
+        let site = try SimulatedSite(seed: 33)
+        var configuration = PositioningEngine.Configuration()
+        configuration.compactAfter = 1
+        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
+        var kept = try PositioningEngine(
+            plan: site.plan,
+            configuration: {
+                var c = configuration
+                c.compactAfter = nil
+                return c
+            }())
+        var once = site.samples[0]
+        once.device = "once"
+        once.timestamp = 0.2
+        var clock = site.samples[1]
+        clock.device = "clock"
+        var reports: [PositionReport] = [], keptReports: [PositionReport] = []
+        for time in [0.2, 3.0, 5.0] {
+            clock.timestamp = time
+            for sample in time == 0.2 ? [once, clock] : [clock] {
+                engine.push(sample)
+                kept.push(sample)
+            }
+        }
+        #expect(engine.asleepDeviceCount == 1)
+        // Another sample of the sleeping phone, in its still-open first epoch.
+        once.timestamp = 0.9
+        #expect(engine.push(once) == kept.push(once))
+        #expect(engine.asleepDeviceCount == 0)
+        clock.timestamp = 8
+        engine.push(clock)
+        kept.push(clock)
+        #expect(engine.asleepDeviceCount == 1)
+        engine.advance(to: 9)
+        kept.advance(to: 9)
+        #expect(engine.asleepDeviceCount == 0)
+        reports += engine.pull() + engine.finish()
+        keptReports += kept.pull() + kept.finish()
+        #expect(reports.contains { $0.device == "once" })
+        #expect(reports == keptReports)
+    }
+
+    @Test("a non-positive compaction time is a configuration error")
+    func badCompactionTime() throws {
+        let site = try SimulatedSite(seed: 34)
+        for bad in [0, -1, Double.nan, .infinity] {
+            var configuration = PositioningEngine.Configuration()
+            configuration.compactAfter = bad
+            #expect(throws: PositioningError.self) {
+                _ = try PositioningEngine(plan: site.plan, configuration: configuration)
+            }
+        }
+    }
+}
