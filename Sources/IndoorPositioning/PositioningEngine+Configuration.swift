@@ -90,10 +90,10 @@ extension PositioningEngine {
         /// sample time pushed for any device): a device that has closed no epoch yet (a phone
         /// heard once or for less than an epoch) sleeps as its samples alone, about 100 bytes
         /// instead of about 2 KB, and a tracked device frees the scratch space of its epoch
-        /// update (four n × n matrices per tracker member). Its next sample,
-        /// ``PositioningEngine/finish()``, or
-        /// idle release restores it exactly, so **no report changes** for any value: this only
-        /// trades memory for the cost of restoring (one allocation per buffer). Default 10 s,
+        /// update (four n × n matrices per tracker member). Its next sample, the end
+        /// (``PositioningEngine/finish()``) or idle release restores it exactly, so **no report
+        /// changes** for any value: this only trades memory for the cost of restoring (one
+        /// allocation per buffer). Default 10 s,
         /// ten epochs of the default length, so that a phone heard every few seconds is not put
         /// away and restored over and over; nil: never.
         public var compactAfter: Double? = 10
