@@ -91,14 +91,17 @@ struct EngineIdleReleaseTests {
         #expect(engine.activeDeviceCount == 1)
     }
 
-    @Test("a non-positive idle time is a configuration error")
+    @Test("a non-positive idle-release or compaction time is a configuration error")
     func badIdleTime() throws {
         let site = try SimulatedSite(seed: 23)
-        for bad in [0, -1, Double.nan, .infinity] {
-            var configuration = PositioningEngine.Configuration()
-            configuration.idleRelease = bad
-            #expect(throws: PositioningError.self) {
-                _ = try PositioningEngine(plan: site.plan, configuration: configuration)
+        let times: [WritableKeyPath<PositioningEngine.Configuration, Double?>] = [\.idleRelease, \.compactAfter]
+        for time in times {
+            for bad in [0, -1, Double.nan, .infinity] {
+                var configuration = PositioningEngine.Configuration()
+                configuration[keyPath: time] = bad
+                #expect(throws: PositioningError.self, "\(time) = \(bad)") {
+                    _ = try PositioningEngine(plan: site.plan, configuration: configuration)
+                }
             }
         }
     }
