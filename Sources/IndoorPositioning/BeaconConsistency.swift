@@ -85,6 +85,17 @@ struct BeaconConsistency: Sendable {
         }
     }
 
+    /// Takes another watch's means, counts and decisions (same beacons), value by value into
+    /// this watch's own storage.
+    mutating func copyState(from other: BeaconConsistency) {
+        for slot in mean.indices {
+            mean[slot] = other.mean[slot]
+            epochs[slot] = other.epochs[slot]
+            excluded[slot] = other.excluded[slot]
+            inflation[slot] = other.inflation[slot]
+        }
+    }
+
     /// The running mean of a beacon's normalised squared residual (1 when it fits).
     func score(slot: Int) -> Double { mean[slot] }
 

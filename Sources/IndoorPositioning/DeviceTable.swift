@@ -164,7 +164,7 @@ struct DeviceTable: Sendable {
 
     /// Every device held, awake or asleep, in device-name order (nil first): the order
     /// ``PositioningEngine/finish()`` closes them in.
-    func allHeldInNameOrder() -> [Held] {
+    func allHeldInNameOrder() -> [(name: String, device: Held)] {
         var held: [(name: String, device: Held)] = []
         held.reserveCapacity(count)
         for slot in slots.indices {
@@ -172,7 +172,13 @@ struct DeviceTable: Sendable {
         }
         for device in asleep.keys { held.append((device ?? "", .asleep(device: device))) }
         held.sort { $0.name < $1.name }
-        return held.map(\.device)
+        return held
+    }
+
+    /// When the track in `slot` last got a sample, and its device (for merging the idle devices
+    /// of several tables in ``idle(before:)`` order).
+    func heardAndDevice(_ slot: Int) -> (heard: Double, device: String?) {
+        (lastHeard[slot], slots[slot]?.device)
     }
 
     /// Takes `device` out of the devices asleep and returns it (nil when it is not asleep).

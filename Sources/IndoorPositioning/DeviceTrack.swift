@@ -425,10 +425,10 @@ struct DeviceTrack: Sendable {
             let m = Double(counts[slot])
             let variance = noiseScale * entry.model.sigma * entry.model.sigma / m + positionVariance
             let r = sums[slot] / m - h
-            context.consistency.record(slot: slot, normalizedSquaredResidual: r * r / variance)
+            context.score(slot: slot, normalizedSquaredResidual: r * r / variance)
             fit.record(slot: slot, normalizedSquaredResidual: r * r / variance)
         }
-        context.consistency.decide()
+        context.decideConsistency()
         fit.decide()
     }
 

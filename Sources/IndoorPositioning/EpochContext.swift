@@ -29,6 +29,9 @@ struct EpochContext: Sendable {
     private(set) var learner: SiteCalibrator?
     /// The input time at which the learned models are next taken into the table.
     private var nextModelUpdate = -Double.infinity
+    /// Where the effects of epochs on the watch and the learner go instead of being applied, in
+    /// a worker of a sharded run (nil: applied at once).
+    var recording: CrossDeviceEffects?
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         site = EngineSite(configuration: configuration, beacons: beacons, receiverHeight: receiverHeight)
@@ -73,10 +76,48 @@ struct EpochContext: Sendable {
             covariance.horizontalRadius <= learning.maximumAccuracy
         else { return }
         for (slot, rssi) in samples where beacons[slot].beacon.level == level {
-            learner?.observe(
-                slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
-                yy: covariance.yy, deviceOffset: offset)
+            if recording != nil {
+                recording?.learn(
+                    slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
+                    yy: covariance.yy, deviceOffset: offset)
+            } else {
+                learner?.observe(
+                    slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
+                    yy: covariance.yy, deviceOffset: offset)
+            }
         }
+    }
+
+    /// Teaches the learner one sample recorded by a worker (see ``CrossDeviceEffects``).
+    mutating func observe(_ lesson: CrossDeviceEffects.Lesson) {
+        learner?.observe(
+            slot: lesson.slot, rssi: lesson.rssi, receiver: lesson.receiver, xx: lesson.xx, xy: lesson.xy,
+            yy: lesson.yy, deviceOffset: lesson.deviceOffset)
+    }
+
+    /// Scores a beacon heard in a tracked epoch for the consistency watch (recorded instead in a
+    /// worker of a sharded run).
+    mutating func score(slot: Int, normalizedSquaredResidual u: Double) {
+        if recording != nil {
+            recording?.score(slot: slot, normalizedSquaredResidual: u)
+        } else {
+            consistency.record(slot: slot, normalizedSquaredResidual: u)
+        }
+    }
+
+    /// Lets the consistency watch re-decide after an epoch's scores (recorded instead in a
+    /// worker of a sharded run).
+    mutating func decideConsistency() {
+        if recording != nil { recording?.decide() } else { consistency.decide() }
+    }
+
+    /// Takes the site-wide state a coordinator keeps (the watch's decisions, and with
+    /// `models` the beacons' models in force) from `coordinator`, value by value into this
+    /// context's own storage: a worker thread must not share a buffer with another (their
+    /// reference counts would bounce between cores on every read).
+    mutating func adoptShared(from coordinator: EpochContext, models: Bool) {
+        consistency.copyState(from: coordinator.consistency)
+        if models { beacons.copyModels(from: coordinator.beacons) }
     }
 
     /// Takes the learned models into the table when the update time has come (input time

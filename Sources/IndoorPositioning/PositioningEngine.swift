@@ -34,6 +34,9 @@ public struct PositioningEngine: Sendable {
     private var nextIdleCheck = -Double.infinity
     /// When the next compaction of idle devices is due (see ``Configuration/compactAfter``).
     private var nextCompaction = -Double.infinity
+    /// A worker of a sharded run: idle release and the adoption of learned models are left to
+    /// the coordinator (``ShardedPositioningEngine``), which sees every device's clock.
+    var coordinated = false
 
     /// The settings in force.
     public var configuration: Configuration { context.configuration }
@@ -132,9 +135,9 @@ public struct PositioningEngine: Sendable {
         if used { devices.heard(index, at: sample.timestamp) }
         if sample.timestamp > clock {
             clock = sample.timestamp
-            if clock >= nextIdleCheck { releaseIdleDevices() }
+            if clock >= nextIdleCheck && !coordinated { releaseIdleDevices() }
             if clock >= nextCompaction { compactIdleDevices() }
-            if context.learner != nil { context.updateModels(at: clock) }
+            if context.learner != nil && !coordinated { context.updateModels(at: clock) }
         }
         if used {
             context.statistics.accepted += 1
@@ -188,11 +191,22 @@ public struct PositioningEngine: Sendable {
             return
         }
         nextIdleCheck = clock + idle / 4
-        for device in devices.asleep(heardBefore: clock - idle) { wake(device) }
-        let released = devices.idle(before: clock - idle)
+        let released = idleDevices(before: clock - idle)
         guard !released.isEmpty else { return }
-        close(released, forgetting: true)
-        context.statistics.releasedDevices += released.count
+        release(released)
+    }
+
+    /// The slots of the devices last heard before `time` (asleep ones woken), the longest
+    /// silent first (device-name order between equal times): the order idle release closes them in.
+    mutating func idleDevices(before time: Double) -> [Int] {
+        for device in devices.asleep(heardBefore: time) { wake(device) }
+        return devices.idle(before: time)
+    }
+
+    /// Finishes and forgets the devices in `slots`, in that order (see ``releaseIdleDevices()``).
+    mutating func release(_ slots: [Int]) {
+        close(slots, forgetting: true)
+        context.statistics.releasedDevices += slots.count
     }
 
     /// Closes every open epoch of the tracks in `slots`, in that order (their reports wait in
@@ -239,21 +253,49 @@ public struct PositioningEngine: Sendable {
     /// all awake at once. A sample pushed afterwards starts a new track for its device.
     public mutating func finishReleasing(_ body: (PositionReport) throws -> Void) rethrows {
         for held in devices.allHeldInNameOrder() {
-            switch held {
-            case .awake(let slot):
-                close([slot], forgetting: true)
-            case .asleep(let device):
-                // Rebuilt and flushed outside the table: it is dropped right after.
-                guard let dormant = devices.takeAsleep(device) else { continue }
-                var track = makeTrack(for: device)
-                track.restore(dormant)
-                let before = ready.count
-                track.flush(context: &context, into: &ready)
-                context.statistics.reports += ready.count - before
-            }
+            finishReleasing(held.device)
             try drain(body)
         }
     }
+
+    /// Closes the open epochs of one held device (reports wait in ``pull()``) and frees it.
+    mutating func finishReleasing(_ held: DeviceTable.Held) {
+        switch held {
+        case .awake(let slot):
+            close([slot], forgetting: true)
+        case .asleep(let device):
+            // Rebuilt and flushed outside the table: it is dropped right after.
+            guard let dormant = devices.takeAsleep(device) else { return }
+            var track = makeTrack(for: device)
+            track.restore(dormant)
+            let before = ready.count
+            track.flush(context: &context, into: &ready)
+            context.statistics.reports += ready.count - before
+        }
+    }
+
+    /// Closes the open epochs of one held device and keeps it (its history stays for
+    /// ``smooth(_:)``), as ``finish()`` does; reports wait in ``pull()``.
+    mutating func finishKeeping(_ held: DeviceTable.Held) {
+        let slot: Int?
+        switch held {
+        case .awake(let awake): slot = awake
+        case .asleep(let device):
+            wake(device)
+            slot = devices.slot(of: device)
+        }
+        if let slot { close([slot], forgetting: false) }
+    }
+
+    /// Whether `sample` moves the engine's clock when pushed (a usable time, a reading, a beacon
+    /// of the plan): the samples the clock of idle release and learning follows.
+    func movesClock(_ sample: RSSISample) -> Bool {
+        RSSISample.isUsableTimestamp(sample.timestamp) && RSSIReading.rejection(of: sample.rssi) == nil
+            && context.beacons.slot(of: sample.identity) != nil
+    }
+
+    /// Every device held, in the order ``finish()`` closes them, with its name ("" for none).
+    func heldInNameOrder() -> [(name: String, device: DeviceTable.Held)] { devices.allHeldInNameOrder() }
 
     /// Closes the open epochs of one device and forgets it: its remaining reports wait in
     /// ``pull()`` and its state is freed. For input grouped by device (``inBatchOrder(_:)``),

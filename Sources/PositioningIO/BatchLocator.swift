@@ -32,13 +32,15 @@ public struct BatchLocator: Sendable {
     public let smooth: Bool
     /// Skip malformed rows (counted in ``BatchResult/counts``) instead of stopping at the first.
     public let skipBadRows: Bool
+    /// Worker threads (see `ShardedPositioningEngine`): the reports are the same for every value.
+    public let jobs: Int
 
     /// A locator for `plan` with `models` overriding the plan's and the engine settings
     /// `configuration`; `smooth` turns on its history recording and turns off idle release.
     public init(
         plan: FloorPlan, models: [BeaconIdentity: PathLossModel] = [:],
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-        smooth: Bool = false, skipBadRows: Bool = false
+        smooth: Bool = false, skipBadRows: Bool = false, jobs: Int = 1
     ) {
         self.plan = plan
         self.models = models
@@ -50,6 +52,7 @@ public struct BatchLocator: Sendable {
         self.configuration = configuration
         self.smooth = smooth
         self.skipBadRows = skipBadRows
+        self.jobs = max(jobs, 1)
     }
 
     /// Positions the RSSI samples CSV at `path`.
@@ -79,21 +82,22 @@ public struct BatchLocator: Sendable {
         var held: [PositionReport] = []
         let smooth = self.smooth
         var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
-        var engine: PositioningEngine
+        var engine: ShardedPositioningEngine
         var restarted = false
         while true {
             configuration.reorderDelay = pass.reorderDelay
-            engine = try PositioningEngine(plan: plan, calibration: models, configuration: configuration)
+            engine = try ShardedPositioningEngine(
+                plan: plan, calibration: models, configuration: configuration, jobs: jobs)
             func emitReady() {
-                if smooth { held += engine.pull() } else { engine.drain(write) }
+                if smooth { engine.drain { held.append($0) } } else { engine.drain(write) }
             }
             if pass == .sorted {
                 var all: [RSSISample] = []
                 while let sample = try reader.next() { all.append(sample) }
-                for sample in PositioningEngine.inBatchOrder(all) {
+                for (done, sample) in PositioningEngine.inBatchOrder(all).enumerated() {
                     engine.push(sample)
                     emitReady()
-                    progress(engine.statistics.accepted)
+                    progress(done + 1)
                 }
                 break
             }

@@ -39,3 +39,14 @@ enum NumberArgument {
         return value
     }
 }
+
+/// `--jobs`: a whole number of worker threads, 1 to 256.
+enum JobsArgument {
+    /// The value of `text`, or a usage error.
+    static func parse(_ text: String) throws -> Int {
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), (1...256).contains(value) else {
+            throw ValidationError("a whole number of threads from 1 to 256 is expected, got '\(text)'")
+        }
+        return value
+    }
+}

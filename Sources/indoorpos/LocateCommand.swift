@@ -40,6 +40,13 @@ struct LocateCommand: ParsableCommand {
         transform: NumberArgument.parse)
     var idleRelease: Double = 0
 
+    @Option(
+        name: .long,
+        help:
+            "Worker threads (default: the machine's active cores). Devices are shared out among them; the output is byte for byte the same for every number.",
+        transform: JobsArgument.parse)
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @Flag(name: .long, help: "Nothing on standard error but errors: no progress, no summary, no plan warnings.")
     var quiet = false
 
@@ -107,7 +114,7 @@ struct LocateCommand: ParsableCommand {
             let progress = Progress(enabled: !quiet, path: input.path)
             let locator = BatchLocator(
                 plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
-                skipBadRows: skipBadRows)
+                skipBadRows: skipBadRows, jobs: jobs)
             let result = try locator.run(
                 path: input.path,
                 hasDevices: { hasDevices in

@@ -1,0 +1,73 @@
+/// One worker of a ``ShardedPositioningEngine``: an engine for the devices of one shard, the
+/// rows of the slice it is given, and what it made of them (reports and effects, each under the
+/// tag of the row or end-of-input step that made it).
+///
+/// Thread confinement, not locks, keeps it safe: the coordinator fills ``rows`` and reads the
+/// results only while no job of this worker is running, and a job runs on one thread at a time
+/// and is waited for (a `DispatchGroup`, whose wait orders the memory) before the coordinator
+/// touches the worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
+final class ShardWorker: @unchecked Sendable {
+    var engine: PositioningEngine
+    /// The rows of the slice to process and their tags.
+    var rows: [RSSISample] = []
+    var rowTags: [Int] = []
+    /// The reports made, in order, with their tags.
+    var reports: [PositionReport] = []
+    var reportTags: [Int] = []
+    /// End-of-input steps to run instead of rows (devices to finish, with their tags).
+    var finishing: [(tag: Int, device: DeviceTable.Held)] = []
+    /// Whether the finishing steps free the devices (``PositioningEngine/finishReleasing(_:)``)
+    /// or keep them for smoothing (``PositioningEngine/finish()``).
+    var finishingReleases = true
+
+    init(engine: PositioningEngine) {
+        var engine = engine
+        engine.coordinated = true
+        engine.context.recording = CrossDeviceEffects()
+        self.engine = engine
+    }
+
+    /// Pushes the slice's rows, then runs the finishing steps; clears both.
+    func process() {
+        for i in rows.indices {
+            engine.context.recording?.tag = rowTags[i]
+            engine.push(rows[i])
+            collect(tag: rowTags[i])
+        }
+        rows.removeAll(keepingCapacity: true)
+        rowTags.removeAll(keepingCapacity: true)
+        for (tag, device) in finishing {
+            engine.context.recording?.tag = tag
+            if finishingReleases {
+                engine.finishReleasing(device)
+            } else {
+                engine.finishKeeping(device)
+            }
+            collect(tag: tag)
+        }
+        finishing.removeAll(keepingCapacity: true)
+    }
+
+    /// Finishes and forgets the devices in `slots` (idle release), each under its tag.
+    func release(_ slots: [(tag: Int, slot: Int)]) {
+        for (tag, slot) in slots {
+            engine.context.recording?.tag = tag
+            engine.release([slot])
+            collect(tag: tag)
+        }
+    }
+
+    private func collect(tag: Int) {
+        engine.drain { report in
+            reports.append(report)
+            reportTags.append(tag)
+        }
+    }
+
+    /// Hands over the effects recorded since the last call.
+    func takeEffects() -> CrossDeviceEffects {
+        let effects = engine.context.recording ?? CrossDeviceEffects()
+        engine.context.recording?.clear()
+        return effects
+    }
+}

@@ -1,0 +1,348 @@
+import Dispatch
+
+/// A batch engine that positions devices on several threads and gives the same reports, in the
+/// same order, for any number of threads.
+///
+/// Devices are independent except for what the site shares: the beacon-consistency watch (its
+/// decisions to set a beacon apart), online learning (models taken into use every
+/// `updateInterval`), and idle release (which devices are finished when, by the clock of all
+/// samples). So the input is cut into **slices**: a slice ends after ``sliceRows`` rows; before
+/// a row stamped half an epoch (``PositioningEngine/Configuration/epoch``) or more from the
+/// slice's first, unless the slice interleaves devices (``interleavedRows`` changes of device from one
+/// row to the next: many devices at once, where slices must be long for the threads to pay);
+/// and after each row where idle release looks for idle devices or learned models are taken
+/// into use. Within a slice every device's samples go to the worker of its shard (by a hash of
+/// its name) and the workers run at once, each with the shared state as it stood when the slice
+/// began; what their epochs do to that state (the watch's scores, the learner's samples) is
+/// recorded, and at the end of the slice applied in input order, which is the order one thread
+/// would apply it in. Reports are merged back into input order the same way. The slicing
+/// depends on the input alone, so the reports are the same for every `jobs`.
+///
+/// Against ``PositioningEngine`` fed the same samples the one difference is when the watch's
+/// decisions take effect: at the end of the slice instead of at the next epoch closed. Where
+/// devices come one after another (a file grouped by device, or one phone), a device's next
+/// epoch closes about an epoch later, in a later slice, so a decision reaches it as in one
+/// engine (except a second epoch closed by the same sample after a gap, or readings more than
+/// half an epoch apart); in an interleaved
+/// slice, the epochs closed after the decision in the same slice do not see it. The reports are
+/// identical while no beacon is set apart or taken back (Docs/Scale.md has the measurements).
+///
+/// ```swift
+/// let engine = try ShardedPositioningEngine(plan: plan, jobs: 4)
+/// for sample in samples { engine.push(sample); engine.drain(write) }
+/// engine.finishReleasing(write)
+/// ```
+/// One owner pushes and drains (the class is not `Sendable`); with `jobs` ≥ 2 the workers run
+/// on Dispatch's global queue while the owner reads the next slice.
+public final class ShardedPositioningEngine {
+    /// The most rows in one slice.
+    public static let sliceRows = 4096
+    /// Rows changing device (from the row before) that make a slice interleaved: it then runs
+    /// past an epoch of input time, up to ``sliceRows``.
+    public static let interleavedRows = 64
+    /// Devices finished per step at the end of the input (bounds the reports held at once).
+    static let finishChunk = 4096
+
+    /// Worker threads (1: everything on the caller's thread).
+    public let jobs: Int
+    /// The site-wide state: the beacons' models, the consistency watch and the learner; no devices.
+    private var coordinator: PositioningEngine
+    private let workers: [ShardWorker]
+    /// The slice being read, per worker.
+    private var pending: [[RSSISample]]
+    private var pendingTags: [[Int]]
+    private var pendingRows = 0
+    /// The time of the slice's first row with a usable time.
+    private var sliceStart: Double?
+    /// Rows of the slice whose device differs from the row before's, and that device.
+    private var interleavings = 0
+    private var previousDevice: String?
+    private var nextTag = 0
+    /// The latest sample time pushed, and when the next idle-release look and model update are due.
+    private var clock = -Double.infinity
+    private var nextIdleCheck = -Double.infinity
+    private var nextModelUpdate = -Double.infinity
+    /// What the slice being read ends with: a look for idle devices, a model update (at this clock).
+    private var pendingIdleCheck: Double?
+    private var pendingModelUpdate: Double?
+    /// The slice running on the workers and its end-of-slice steps.
+    private var inFlight: (group: DispatchGroup, idleCheck: Double?, modelUpdate: Double?)?
+    /// Reports merged into input order, waiting for ``drain(_:)``.
+    private var ready: [PositionReport] = []
+
+    /// An engine for `plan` on `jobs` threads (see ``PositioningEngine/init(plan:calibration:configuration:)``).
+    /// - Throws: ``PositioningError`` for a bad setting, a plan without beacons, or `jobs` < 1.
+    public init(
+        plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration = .init(), jobs: Int
+    ) throws(PositioningError) {
+        guard jobs >= 1 else { throw .invalidConfiguration("jobs must be 1 or more, got \(jobs)") }
+        self.jobs = jobs
+        coordinator = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
+        // Each worker's engine is made anew, so that no two threads share its mutable buffers.
+        var workers: [ShardWorker] = []
+        for _ in 0..<jobs {
+            workers.append(
+                ShardWorker(
+                    engine: try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)))
+        }
+        self.workers = workers
+        pending = Array(repeating: [], count: jobs)
+        pendingTags = Array(repeating: [], count: jobs)
+    }
+
+    deinit {
+        // A slice still running (an engine dropped mid-input) is let finish before the workers go.
+        inFlight?.group.wait()
+    }
+
+    /// The settings in force.
+    public var configuration: PositioningEngine.Configuration { coordinator.configuration }
+
+    /// What has been counted so far over every worker (see ``PositioningEngine/statistics``).
+    /// Up to date for the slices processed (the slice being read is not counted yet).
+    public var statistics: PositioningEngine.Statistics {
+        var total = coordinator.statistics
+        for worker in workers { total.add(worker.engine.statistics) }
+        return total
+    }
+
+    /// Beacons set apart now (see ``PositioningEngine/inconsistentBeacons``).
+    public var inconsistentBeacons: [BeaconIdentity] { coordinator.inconsistentBeacons }
+
+    /// The online learner's estimates (see ``PositioningEngine/learnedModels``).
+    public var learnedModels: [LearnedPathLoss]? { coordinator.learnedModels }
+
+    /// Feeds one sample (the order ``PositioningEngine/push(_:)`` needs). It is processed with
+    /// its slice; the reports come out of ``drain(_:)`` once the slice is done.
+    public func push(_ sample: RSSISample) {
+        if RSSISample.isUsableTimestamp(sample.timestamp) {
+            // A row half an epoch or more from the slice's first starts the next slice, so that
+            // an epoch it closes sees what the watch decided after the device's epoch before
+            // (closed about an epoch earlier, give or take the spacing of its readings).
+            if let start = sliceStart, abs(sample.timestamp - start) >= coordinator.configuration.epoch / 2,
+                interleavings < Self.interleavedRows
+            {
+                startSlice()
+            }
+            if sliceStart == nil { sliceStart = sample.timestamp }
+        }
+        if pendingRows > 0, sample.device != previousDevice { interleavings += 1 }
+        previousDevice = sample.device
+        let worker = shard(of: sample.device)
+        pending[worker].append(sample)
+        pendingTags[worker].append(nextTag)
+        nextTag += 1
+        pendingRows += 1
+        if sample.timestamp > clock, coordinator.movesClock(sample) {
+            clock = sample.timestamp
+            let configuration = coordinator.configuration
+            if clock >= nextIdleCheck {
+                if let idle = configuration.idleRelease, !configuration.recordsHistory {
+                    nextIdleCheck = clock + idle / 4
+                    pendingIdleCheck = clock
+                } else {
+                    nextIdleCheck = .infinity
+                }
+            }
+            if let learning = configuration.learning, clock >= nextModelUpdate {
+                nextModelUpdate = clock + learning.updateInterval
+                pendingModelUpdate = clock
+            }
+        }
+        // Idle release and model updates act after their row, as in one engine.
+        if pendingRows >= Self.sliceRows || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
+    }
+
+    /// Hands each report of the slices done so far to `body`, in input order.
+    public func drain(_ body: (PositionReport) throws -> Void) rethrows {
+        defer { ready.removeAll(keepingCapacity: true) }
+        for report in ready { try body(report) }
+    }
+
+    /// Ends the input like ``PositioningEngine/finishReleasing(_:)``: every remaining report
+    /// goes to `body` (after those not yet drained), device by device in name order, and each
+    /// device is freed once its reports are out.
+    public func finishReleasing(_ body: (PositionReport) throws -> Void) rethrows {
+        try finish(releasing: true, body)
+    }
+
+    /// Ends the input like ``PositioningEngine/finish()``, keeping the devices (and, with
+    /// ``PositioningEngine/Configuration/recordsHistory``, their histories for ``smooth(_:)``).
+    public func finish() -> [PositionReport] {
+        var reports: [PositionReport] = []
+        finish(releasing: false) { reports.append($0) }
+        return reports
+    }
+
+    /// The Rauch–Tung–Striebel smoothed reports (see ``PositioningEngine/smooth(_:)``), each
+    /// device's by the worker that tracked it, in the order given.
+    public func smooth(_ reports: [PositionReport]) throws(PositioningError) -> [PositionReport] {
+        var positions = Array(repeating: [Int](), count: jobs)
+        var parts = Array(repeating: [PositionReport](), count: jobs)
+        for (i, report) in reports.enumerated() {
+            let k = shard(of: report.device)
+            positions[k].append(i)
+            parts[k].append(report)
+        }
+        var smoothed = reports
+        for k in 0..<jobs {
+            for (i, report) in zip(positions[k], try workers[k].engine.smooth(parts[k])) { smoothed[i] = report }
+        }
+        return smoothed
+    }
+
+    /// Positions a whole batch on `jobs` threads, as ``PositioningEngine/locate(_:plan:calibration:configuration:smooth:)``
+    /// does on one (any order; each device's samples are sorted by time; the reports grouped by
+    /// device and in time order within each), with the same reports for every `jobs`.
+    public static func locate(
+        _ samples: [RSSISample], plan: FloorPlan,
+        calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration = .init(),
+        smooth: Bool = false, jobs: Int
+    ) throws(PositioningError) -> [PositionReport] {
+        var configuration = configuration
+        configuration.recordsHistory = configuration.recordsHistory || smooth
+        let engine = try ShardedPositioningEngine(
+            plan: plan, calibration: calibration, configuration: configuration, jobs: jobs)
+        var reports: [PositionReport] = []
+        for sample in PositioningEngine.inBatchOrder(samples) {
+            engine.push(sample)
+            engine.drain { reports.append($0) }
+        }
+        reports += engine.finish()
+        return smooth && configuration.tracking == .kalman ? try engine.smooth(reports) : reports
+    }
+
+    // MARK: Slices
+
+    /// The worker of `device`'s shard: FNV-1a of its name's UTF-8 bytes (fixed across runs and
+    /// machines, unlike `Hasher`).
+    private func shard(of device: String?) -> Int {
+        guard jobs > 1, let device else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(hash % UInt64(jobs))
+    }
+
+    /// Completes the slice in flight, then hands the slice read since to the workers (with
+    /// `jobs` ≥ 2 it runs while the caller reads on; with 1 it runs now).
+    private func startSlice() {
+        complete()
+        for k in 0..<jobs {
+            swap(&workers[k].rows, &pending[k])
+            swap(&workers[k].rowTags, &pendingTags[k])
+        }
+        pendingRows = 0
+        sliceStart = nil
+        interleavings = 0
+        let steps = (idleCheck: pendingIdleCheck, modelUpdate: pendingModelUpdate)
+        pendingIdleCheck = nil
+        pendingModelUpdate = nil
+        inFlight = (run(), steps.idleCheck, steps.modelUpdate)
+        if jobs == 1 { complete() }
+    }
+
+    /// Runs every worker's job: on the caller's thread for one worker, else on the global queue.
+    private func run() -> DispatchGroup {
+        let group = DispatchGroup()
+        if jobs == 1 {
+            workers[0].process()
+        } else {
+            for worker in workers {
+                DispatchQueue.global(qos: .userInitiated).async(group: group) { worker.process() }
+            }
+        }
+        return group
+    }
+
+    /// Waits for the slice in flight; merges its reports into input order; applies its effects
+    /// to the site-wide state, then its end-of-slice steps; hands the state to the workers.
+    private func complete() {
+        guard let slice = inFlight else { return }
+        inFlight = nil
+        slice.group.wait()
+        collect()
+        if let time = slice.idleCheck { releaseIdle(at: time) }
+        let updates = coordinator.statistics.learnedModelUpdates
+        if let time = slice.modelUpdate { coordinator.context.updateModels(at: time) }
+        let adopted = coordinator.statistics.learnedModelUpdates != updates
+        for worker in workers { worker.engine.context.adoptShared(from: coordinator.context, models: adopted) }
+    }
+
+    /// Merges the workers' reports by tag into ``ready`` and applies their effects in tag order.
+    private func collect() {
+        var next = Array(repeating: 0, count: jobs)
+        while true {
+            var best = -1
+            var bestTag = Int.max
+            for k in 0..<jobs where next[k] < workers[k].reportTags.count && workers[k].reportTags[next[k]] < bestTag {
+                best = k
+                bestTag = workers[k].reportTags[next[k]]
+            }
+            guard best >= 0 else { break }
+            ready.append(workers[best].reports[next[best]])
+            next[best] += 1
+        }
+        for worker in workers {
+            worker.reports.removeAll(keepingCapacity: true)
+            worker.reportTags.removeAll(keepingCapacity: true)
+        }
+        let effects = workers.map { $0.takeEffects() }
+        if effects.contains(where: { !$0.isEmpty }) {
+            CrossDeviceEffects.apply(effects, to: &coordinator.context)
+        }
+    }
+
+    /// Idle release at input time `time`, as one engine does it: the devices of every worker not
+    /// heard for the idle-release time, the longest silent first, then by name.
+    private func releaseIdle(at time: Double) {
+        guard let idle = coordinator.configuration.idleRelease else { return }
+        var candidates: [(heard: Double, name: String, worker: Int, slot: Int)] = []
+        for k in 0..<jobs {
+            for slot in workers[k].engine.idleDevices(before: time - idle) {
+                let key = workers[k].engine.devices.heardAndDevice(slot)
+                candidates.append((key.heard, key.device ?? "", k, slot))
+            }
+        }
+        guard !candidates.isEmpty else { return }
+        candidates.sort { $0.heard != $1.heard ? $0.heard < $1.heard : $0.name < $1.name }
+        var perWorker = Array(repeating: [(tag: Int, slot: Int)](), count: jobs)
+        for candidate in candidates {
+            perWorker[candidate.worker].append((nextTag, candidate.slot))
+            nextTag += 1
+        }
+        for k in 0..<jobs where !perWorker[k].isEmpty { workers[k].release(perWorker[k]) }
+        collect()
+    }
+
+    /// The end of the input: the slice being read and the one in flight, then every device in
+    /// name order, ``finishChunk`` at a time, each chunk's devices finished by their workers at
+    /// once and their reports handed to `body` in that order.
+    private func finish(releasing: Bool, _ body: (PositionReport) throws -> Void) rethrows {
+        if pendingRows > 0 || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
+        complete()
+        try drain(body)
+        let held = workers.map { $0.engine.heldInNameOrder() }
+        var next = Array(repeating: 0, count: jobs)
+        while true {
+            var steps = 0
+            while steps < Self.finishChunk {
+                var best = -1
+                for k in 0..<jobs where next[k] < held[k].count {
+                    if best < 0 || held[k][next[k]].name < held[best][next[best]].name { best = k }
+                }
+                guard best >= 0 else { break }
+                workers[best].finishing.append((nextTag, held[best][next[best]].device))
+                next[best] += 1
+                nextTag += 1
+                steps += 1
+            }
+            guard steps > 0 else { break }
+            for worker in workers { worker.finishingReleases = releasing }
+            inFlight = (run(), nil, nil)
+            complete()
+            try drain(body)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `indoorpos locate --jobs N`: the same bytes for every number of worker threads.
+@Suite("indoorpos locate --jobs", .serialized)
+struct LocateJobsTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("locate-jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The bundled sample's three walks played by 24 phones at once (each copy shifted by 7 s),
+    /// rows in time order across phones: an interleaved file of several slices.
+    func crowd() throws -> String {
+        let lines = try String(contentsOfFile: LocateCommandTests.rssi, encoding: .utf8).split(
+            whereSeparator: \.isNewline)
+        var rows: [(time: Double, text: String)] = []
+        for copy in 0..<8 {
+            for line in lines.dropFirst() {
+                var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                let time = Double(fields[0])! + 7 * Double(copy)
+                fields[0] = String(format: "%.4f", time)
+                fields[1] = "copy\(copy)-" + fields[1]
+                rows.append((time, fields.joined(separator: ",")))
+            }
+        }
+        let sorted = rows.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        let path = directory.appendingPathComponent("crowd.csv").path
+        let text = ([String(lines[0])] + sorted.map(\.element.text)).joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("1, 2 and 3 jobs write the same bytes, on the sample and on 24 phones at once, with and without learning")
+    func sameBytes() throws {
+        let crowd = try crowd()
+        for rssi in [LocateCommandTests.rssi, crowd] {
+            for extra in [[], ["--learn-online"], ["--idle-release", "5"], ["--smooth"]] {
+                let base = ["locate", "--plan", LocateCommandTests.plan, "--rssi", rssi, "--quiet"] + extra
+                let one = try Tool.run(base + ["--jobs", "1"])
+                #expect(one.status == 0, "\(extra): \(one.stderr)")
+                #expect(one.stdout.split(separator: "\n").count > 150)
+                for jobs in ["2", "3"] {
+                    let many = try Tool.run(base + ["--jobs", jobs])
+                    #expect(many.status == 0)
+                    #expect(many.stdout == one.stdout, "\(rssi) \(extra) --jobs \(jobs)")
+                }
+            }
+        }
+    }
+
+    @Test("--jobs must be a whole number from 1 to 256")
+    func badJobs() throws {
+        for bad in ["0", "1.5", "x", "257"] {
+            let result = try Tool.run([
+                "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--jobs", bad
+            ])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("whole number of threads"), "\(bad): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import IndoorPositioning
+
+/// `ShardedPositioningEngine`: devices on several threads, the same reports for every number
+/// of threads, and the reports of one engine while the consistency watch changes no decision.
+@Suite("Sharded engine: the same reports on any number of threads")
+struct ShardedEngineTests {
+    struct Outcome: Equatable {
+        var reports: [PositionReport]
+        var setApart: [BeaconIdentity]
+        var learned: [LearnedPathLoss]?
+        var accepted: Int
+        var releasedDevices: Int
+        var learnedModelUpdates: Int
+
+        /// Where `other` first differs from this outcome (nil: nowhere), short enough to read.
+        func difference(from other: Outcome) -> String? {
+            for i in 0..<min(reports.count, other.reports.count) where reports[i] != other.reports[i] {
+                return "report \(i): \(reports[i]) against \(other.reports[i])"
+            }
+            if reports.count != other.reports.count { return "\(reports.count) against \(other.reports.count) reports" }
+            if setApart != other.setApart { return "set apart \(setApart) against \(other.setApart)" }
+            if learned != other.learned { return "learned models differ" }
+            if (accepted, releasedDevices, learnedModelUpdates) != (
+                other.accepted, other.releasedDevices, other.learnedModelUpdates
+            ) {
+                return "counts differ"
+            }
+            return nil
+        }
+    }
+
+    /// Every report of `samples` through a sharded engine on `jobs` threads.
+    static func sharded(
+        _ samples: [RSSISample], plan: FloorPlan, configuration: PositioningEngine.Configuration, jobs: Int,
+        smooth: Bool = false
+    ) throws -> Outcome {
+        let engine = try ShardedPositioningEngine(plan: plan, configuration: configuration, jobs: jobs)
+        var reports: [PositionReport] = []
+        for sample in samples {
+            engine.push(sample)
+            engine.drain { reports.append($0) }
+        }
+        if smooth {
+            // Finished first: `engine.smooth(reports + engine.finish())` may read the engine before.
+            reports += engine.finish()
+            reports = try engine.smooth(reports)
+        } else {
+            engine.finishReleasing { reports.append($0) }
+        }
+        let statistics = engine.statistics
+        return Outcome(
+            reports: reports, setApart: engine.inconsistentBeacons, learned: engine.learnedModels,
+            accepted: statistics.accepted, releasedDevices: statistics.releasedDevices,
+            learnedModelUpdates: statistics.learnedModelUpdates)
+    }
+
+    /// The same through one `PositioningEngine`.
+    static func single(
+        _ samples: [RSSISample], plan: FloorPlan, configuration: PositioningEngine.Configuration, smooth: Bool = false
+    ) throws -> Outcome {
+        var engine = try PositioningEngine(plan: plan, configuration: configuration)
+        var reports: [PositionReport] = []
+        for sample in samples {
+            engine.push(sample)
+            reports += engine.pull()
+        }
+        if smooth {
+            // Finished first: `engine.smooth(reports + engine.finish())` may read the engine before.
+            reports += engine.finish()
+            reports = try engine.smooth(reports)
+        } else {
+            engine.finishReleasing { reports.append($0) }
+        }
+        let statistics = engine.statistics
+        return Outcome(
+            reports: reports, setApart: engine.inconsistentBeacons, learned: engine.learnedModels,
+            accepted: statistics.accepted, releasedDevices: statistics.releasedDevices,
+            learnedModelUpdates: statistics.learnedModelUpdates)
+    }
+
+    /// Multi-device traffic over several slices: 60 visitors (10 coming back) and 100 phones heard once.
+    static func traffic(seed: UInt64) throws -> (SimulatedSite, [RSSISample]) {
+        let site = try SimulatedSite(seed: seed)
+        let samples = EngineCompactionTests.traffic(site: site, count: 60, returning: 10, once: 100)
+        return (site, samples)
+    }
+
+    /// Every setting of the compaction tests, idle release, and smoothing (history recorded).
+    static func settings() -> [(name: String, configuration: PositioningEngine.Configuration, smooth: Bool)] {
+        var idle = PositioningEngine.Configuration()
+        idle.idleRelease = 6
+        var history = PositioningEngine.Configuration()
+        history.recordsHistory = true
+        return EngineCompactionTests.settings().map { ($0.0, $0.1, false) } + [
+            ("idle release", idle, false), ("smoothed", history, true)
+        ]
+    }
+
+    @Test("the consistency watch off: 1, 2 and 3 threads give one engine's reports, learned models and counts")
+    func sameAsOneEngine() throws {
+        let (site, samples) = try Self.traffic(seed: 41)
+        // Several slices, so that slices and shards both matter.
+        #expect(samples.count > ShardedPositioningEngine.sliceRows)
+        for (name, setting, smooth) in Self.settings() {
+            var configuration = setting
+            configuration.excludesInconsistentBeacons = false
+            let one = try Self.single(samples, plan: site.plan, configuration: configuration, smooth: smooth)
+            #expect(one.reports.count > 300, "\(name)")
+            if name == "idle release" { #expect(one.releasedDevices > 100) }
+            if name == "learning" { #expect(one.learnedModelUpdates >= 2) }
+            if smooth { #expect(one.reports.filter { $0.source == .smoothed }.count > 100) }
+            for jobs in 1...3 {
+                let many = try Self.sharded(
+                    samples, plan: site.plan, configuration: configuration, jobs: jobs, smooth: smooth)
+                #expect(many.difference(from: one) == nil, "\(name), \(jobs) jobs")
+            }
+        }
+    }
+
+    @Test("the consistency watch on: 2 and 3 threads give the reports of 1, for every setting")
+    func sameForAnyJobs() throws {
+        let (site, samples) = try Self.traffic(seed: 42)
+        for (name, configuration, smooth) in Self.settings() {
+            let one = try Self.sharded(samples, plan: site.plan, configuration: configuration, jobs: 1, smooth: smooth)
+            for jobs in 2...3 {
+                let many = try Self.sharded(
+                    samples, plan: site.plan, configuration: configuration, jobs: jobs, smooth: smooth)
+                #expect(many.difference(from: one) == nil, "\(name), \(jobs) jobs")
+            }
+        }
+    }
+
+    @Test("a misplaced beacon set apart: the same reports and decision on 1, 2 and 4 threads")
+    func beaconSetApart() throws {
+        let clean = try SimulatedSite(seed: 7)
+        let b = clean.walk.beacons[0]
+        let dx = 12 - b.x, dy = 8 - b.y, length = (dx * dx + dy * dy).squareRoot()
+        let site = try SimulatedSite(seed: 7, misplaced: (0, Point2D(x: -6 * dx / length, y: -6 * dy / length)))
+        // Twelve phones on the walk, 5 s apart: the watch's decision changes mid-input.
+        var samples: [RSSISample] = []
+        for phone in 0..<12 {
+            for var sample in site.samples {
+                sample.timestamp += 5 * Double(phone)
+                sample.device = "phone\(phone)"
+                samples.append(sample)
+            }
+        }
+        samples = samples.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
+        let configuration = PositioningEngine.Configuration()
+        let one = try Self.sharded(samples, plan: site.plan, configuration: configuration, jobs: 1)
+        #expect(one.setApart == [SimulatedSite.identity(0)])
+        for jobs in [2, 4] {
+            let many = try Self.sharded(samples, plan: site.plan, configuration: configuration, jobs: jobs)
+            #expect(many.difference(from: one) == nil, "\(jobs) jobs")
+        }
+        // Decisions take effect at slice ends instead of the next epoch: close to one engine.
+        let single = try Self.single(samples, plan: site.plan, configuration: configuration)
+        #expect(single.setApart == one.setApart)
+        let rmse = (sharded: site.rmse(one.reports), single: site.rmse(single.reports))
+        #expect(abs(rmse.sharded - rmse.single) < 0.02 * rmse.single, "\(rmse)")
+    }
+
+    @Test("a batch on 1 and 3 threads: the reports of PositioningEngine.locate, smoothed or not")
+    func batch() throws {
+        let (site, samples) = try Self.traffic(seed: 43)
+        var configuration = PositioningEngine.Configuration()
+        configuration.excludesInconsistentBeacons = false
+        for smooth in [false, true] {
+            let one = try PositioningEngine.locate(
+                samples.reversed(), plan: site.plan, configuration: configuration, smooth: smooth)
+            #expect(one.count > 300)
+            for jobs in [1, 3] {
+                let many = try ShardedPositioningEngine.locate(
+                    samples.reversed(), plan: site.plan, configuration: configuration, smooth: smooth, jobs: jobs)
+                #expect(many == one, "smooth \(smooth), \(jobs) jobs")
+            }
+        }
+    }
+
+    @Test("no threads is refused")
+    func noJobs() throws {
+        let site = try SimulatedSite(seed: 1)
+        #expect(throws: PositioningError.self) { try ShardedPositioningEngine(plan: site.plan, jobs: 0) }
+    }
+}
