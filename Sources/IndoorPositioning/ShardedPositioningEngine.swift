@@ -60,6 +60,8 @@ public final class ShardedPositioningEngine {
     private var nextTag = 0
     /// The latest sample time pushed, and when the next idle-release look and model update are due.
     private var clock = -Double.infinity
+    /// Whether anything follows the clock (idle release or online learning).
+    private let followsClock: Bool
     private var nextIdleCheck = -Double.infinity
     private var nextModelUpdate = -Double.infinity
     /// What the slice being read ends with: a look for idle devices, a model update (at this clock).
@@ -78,6 +80,8 @@ public final class ShardedPositioningEngine {
     ) throws(PositioningError) {
         guard jobs >= 1 else { throw .invalidConfiguration("jobs must be 1 or more, got \(jobs)") }
         self.jobs = jobs
+        followsClock =
+            (configuration.idleRelease != nil && !configuration.recordsHistory) || configuration.learning != nil
         coordinator = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
         // Each worker's engine is made anew, so that no two threads share its mutable buffers.
         var workers: [ShardWorker] = []
@@ -134,7 +138,8 @@ public final class ShardedPositioningEngine {
         pendingTags[worker].append(nextTag)
         nextTag += 1
         pendingRows += 1
-        if sample.timestamp > clock, coordinator.movesClock(sample) {
+        // The clock only times idle release and model updates: not followed without them.
+        if followsClock, sample.timestamp > clock, coordinator.movesClock(sample) {
             clock = sample.timestamp
             let configuration = coordinator.configuration
             if clock >= nextIdleCheck {
