@@ -3,6 +3,7 @@
 # build folder (.build-address, .build-thread), and prints how long each took.
 #   Scripts/sanitize.sh                 # both
 #   Scripts/sanitize.sh thread          # one
+#   FILTER='ShardedEngineTests|LocateJobsTests' Scripts/sanitize.sh thread   # some tests only
 # Exit status non-zero when a build, a test or a sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,8 @@ for kind in "${kinds[@]}"; do
     swift build --build-tests --sanitize="$kind" --build-path ".build-$kind"
     built=$(date +%s)
     # Tests that limit a subprocess's address space skip the limit under a sanitizer.
-    INDOORPOS_SANITIZER="$kind" swift test --skip-build --sanitize="$kind" --build-path ".build-$kind"
+    INDOORPOS_SANITIZER="$kind" swift test --skip-build --sanitize="$kind" --build-path ".build-$kind" \
+        ${FILTER:+--filter "$FILTER"}
     done_at=$(date +%s)
     echo "sanitize.sh: $kind: build $((built - start)) s, tests $((done_at - built)) s, clean" >&2
 done

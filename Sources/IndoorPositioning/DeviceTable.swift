@@ -66,6 +66,25 @@ struct DeviceTable: Sendable {
         return slot
     }
 
+    /// Holds `sample` of a device without a track as samples only (``DormantDevice``) when it
+    /// cannot close the device's first epoch: the first sample of a new device, or one more
+    /// sample of a device held so, inside that epoch. False (nothing held) when the device needs
+    /// its track: ``insert(_:heard:)`` then wakes it with its samples.
+    mutating func holdWithoutTrack(
+        _ sample: DeviceTrack.Pending, of device: String?, epoch: Double, reorderDelay: Double
+    )
+        -> Bool
+    {
+        guard let index = asleep.index(forKey: device) else {
+            asleep[device] = DormantDevice(first: sample)
+            return true
+        }
+        guard asleep.values[index].keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay)
+        else { return false }
+        asleep.values[index].append(sample)
+        return true
+    }
+
     /// Whether `device` is asleep.
     func isAsleep(_ device: String?) -> Bool { asleep[device] != nil }
 

@@ -120,19 +120,21 @@ public struct PositioningEngine: Sendable {
             context.statistics.unknownBeacon += 1
             return .unknownBeacon
         }
-        let index: Int
-        if let existing = devices.slot(of: sample.device) {
-            index = existing
+        let pending = DeviceTrack.Pending(
+            time: sample.timestamp, slot: slot, rssi: sample.rssi, activity: sample.activity)
+        let used: Bool
+        if let index = devices.slot(of: sample.device) {
+            used = add(pending, to: index)
+        } else if configuration.compactAfter != nil,
+            devices.holdWithoutTrack(
+                pending, of: sample.device, epoch: configuration.epoch, reorderDelay: configuration.reorderDelay)
+        {
+            // A device that has closed no epoch is its samples until one would close an epoch.
+            used = true
         } else {
-            // A device asleep wakes into the new track with its samples.
-            index = devices.insert(makeTrack(for: sample.device))
+            // A device held as samples wakes into the new track with them.
+            used = add(pending, to: devices.insert(makeTrack(for: sample.device)))
         }
-        let before = ready.count
-        let used = devices.add(
-            .init(time: sample.timestamp, slot: slot, rssi: sample.rssi, activity: sample.activity), to: index,
-            context: &context, into: &ready)
-        context.statistics.reports += ready.count - before
-        if used { devices.heard(index, at: sample.timestamp) }
         if sample.timestamp > clock {
             clock = sample.timestamp
             if clock >= nextIdleCheck && !coordinated { releaseIdleDevices() }
@@ -148,11 +150,21 @@ public struct PositioningEngine: Sendable {
         return .late
     }
 
+    /// Feeds a sample to the track in `index`; whether it was used (not late).
+    private mutating func add(_ sample: DeviceTrack.Pending, to index: Int) -> Bool {
+        let before = ready.count
+        let used = devices.add(sample, to: index, context: &context, into: &ready)
+        context.statistics.reports += ready.count - before
+        if used { devices.heard(index, at: sample.time) }
+        return used
+    }
+
     /// Devices currently tracked (heard and not yet released), awake or asleep.
     public var activeDeviceCount: Int { devices.count }
 
-    /// Devices asleep: not heard for ``Configuration/compactAfter`` and without a closed epoch,
-    /// so kept as their samples only until their next sample or the end.
+    /// Devices held as their samples only (``DormantDevice``): without a closed epoch, and either
+    /// new (heard for less than an epoch) or asleep (not heard for ``Configuration/compactAfter``),
+    /// until a sample would close their first epoch, or the end. None when `compactAfter` is nil.
     public var asleepDeviceCount: Int { devices.asleepCount }
 
     /// A new track for `device`.

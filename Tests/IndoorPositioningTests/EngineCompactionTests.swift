@@ -127,7 +127,7 @@ struct EngineCompactionTests {
                 mostAsleep = max(mostAsleep, engine.asleepDeviceCount)
             }
         }
-        #expect(mostAsleep == 1)
+        #expect(mostAsleep == 2)  // both phones are samples until an epoch closes
         #expect(engine.asleepDeviceCount == 0)
         #expect(engine.statistics.releasedDevices == 1 && kept.statistics.releasedDevices == 1)
         #expect(reports.contains { $0.device == "once" })
@@ -161,13 +161,24 @@ struct EngineCompactionTests {
             }
         }
         #expect(engine.asleepDeviceCount == 1)
-        // Another sample of the sleeping phone, in its still-open first epoch.
+        // Another sample of the sleeping phone, in its still-open first epoch: it stays samples.
         once.timestamp = 0.9
+        #expect(engine.push(once) == kept.push(once))
+        #expect(engine.asleepDeviceCount == 1)
+        // One that closes that epoch wakes it into its track.
+        once.timestamp = 5.5
         #expect(engine.push(once) == kept.push(once))
         #expect(engine.asleepDeviceCount == 0)
         clock.timestamp = 8
         engine.push(clock)
         kept.push(clock)
+        // The clock's own phone has closed epochs: compacted, not asleep. A new phone is samples.
+        #expect(engine.asleepDeviceCount == 0)
+        var visitor = site.samples[2]
+        visitor.device = "visitor"
+        visitor.timestamp = 8.1
+        engine.push(visitor)
+        kept.push(visitor)
         #expect(engine.asleepDeviceCount == 1)
         engine.advance(to: 9)
         kept.advance(to: 9)
