@@ -50,7 +50,8 @@ def split(rssi, folder, shards):
 
 def locate(binary, plan, rssi, calibration, output):
     """The map task: one `indoorpos locate` process over one shard."""
-    command = [binary, "locate", "--plan", plan, "--rssi", rssi, "--output", output, "--quiet"]
+    # One thread per task: Dask runs as many tasks at once as its workers have threads.
+    command = [binary, "locate", "--plan", plan, "--rssi", rssi, "--output", output, "--quiet", "--jobs", "1"]
     if calibration:
         command += ["--calibration", calibration]
     result = subprocess.run(command, capture_output=True, text=True)
