@@ -84,13 +84,13 @@ struct BeaconTable: Sendable {
     /// The configured σ of every sample, when set (it overrides a learned model's σ too).
     private var sampleSigma: Double?
 
-    /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
-    /// any, still wins).
     /// Takes every beacon's model in force from `other` (the same plan), value by value.
     mutating func copyModels(from other: BeaconTable) {
         for slot in entries.indices { entries[slot].model = other.entries[slot].model }
     }
 
+    /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
+    /// any, still wins).
     mutating func setModel(_ model: PathLossModel, slot: Int) {
         entries[slot].model = Self.inForce(model, sampleSigma: sampleSigma)
     }
