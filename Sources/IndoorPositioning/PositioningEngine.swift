@@ -162,7 +162,7 @@ public struct PositioningEngine: Sendable {
     /// Devices currently tracked (heard and not yet released), awake or asleep.
     public var activeDeviceCount: Int { devices.count }
 
-    /// Devices held as their samples only (``DormantDevice``): without a closed epoch, and either
+    /// Devices held as their samples only (about 100 bytes each): without a closed epoch, and either
     /// new (heard for less than an epoch) or asleep (not heard for ``Configuration/compactAfter``),
     /// until a sample would close their first epoch, or the end. None when `compactAfter` is nil.
     public var asleepDeviceCount: Int { devices.asleepCount }
