@@ -83,12 +83,15 @@ public final class ShardedPositioningEngine {
         followsClock =
             (configuration.idleRelease != nil && !configuration.recordsHistory) || configuration.learning != nil
         coordinator = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
-        // Each worker's engine is made anew, so that no two threads share its mutable buffers.
+        // Each worker's engine is made anew from its own copy of the plan (a JSON round trip,
+        // exact), so that no two threads share a buffer: reading a shared one still counts
+        // references, and the counts would bounce between the cores.
         var workers: [ShardWorker] = []
         for _ in 0..<jobs {
+            let own = jobs > 1 ? (try? FloorPlan(jsonData: plan.jsonData())) ?? plan : plan
             workers.append(
                 ShardWorker(
-                    engine: try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)))
+                    engine: try PositioningEngine(plan: own, calibration: calibration, configuration: configuration)))
         }
         self.workers = workers
         pending = Array(repeating: [], count: jobs)
