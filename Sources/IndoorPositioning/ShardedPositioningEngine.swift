@@ -326,13 +326,14 @@ public final class ShardedPositioningEngine {
 
     /// The end of the input: the slice being read and the one in flight, then every device in
     /// name order, ``finishChunk`` at a time, each chunk's devices finished by their workers at
-    /// once and their reports handed to `body` in that order.
+    /// once while the reports of the chunk before go to `body` in that order.
     private func finish(releasing: Bool, _ body: (PositionReport) throws -> Void) rethrows {
         if pendingRows > 0 || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
         complete()
         try drain(body)
         let held = workers.map { $0.engine.heldInNameOrder() }
         var next = Array(repeating: 0, count: jobs)
+        var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: jobs)
         while true {
             var steps = 0
             while steps < Self.finishChunk {
@@ -341,16 +342,24 @@ public final class ShardedPositioningEngine {
                     if best < 0 || held[k][next[k]].name < held[best][next[best]].name { best = k }
                 }
                 guard best >= 0 else { break }
-                workers[best].finishing.append((nextTag, held[best][next[best]].device))
+                chunk[best].append((nextTag, held[best][next[best]].device))
                 next[best] += 1
                 nextTag += 1
                 steps += 1
             }
             guard steps > 0 else { break }
-            for worker in workers { worker.finishingReleases = releasing }
-            inFlight = (run(), nil, nil)
+            // The chunk before is done (its reports merged, its effects applied) before this
+            // one starts; its reports are written while this one runs.
             complete()
+            for k in 0..<jobs {
+                swap(&workers[k].finishing, &chunk[k])
+                workers[k].finishingReleases = releasing
+            }
+            inFlight = (run(), nil, nil)
+            if jobs == 1 { complete() }
             try drain(body)
         }
+        complete()
+        try drain(body)
     }
 }
