@@ -1,8 +1,9 @@
 import Foundation
 import IndoorPositioning
 
-/// Positions a whole RSSI samples CSV (`FORMATS.md`) through a `PositioningEngine`: what
-/// `indoorpos locate` does between reading its options and printing its summary.
+/// Positions a whole RSSI samples CSV (`FORMATS.md`) through a `ShardedPositioningEngine` on
+/// ``jobs`` threads (the same reports for any number): what `indoorpos locate` does between
+/// reading its options and printing its summary.
 ///
 /// The file is read once and streamed while each device's rows are in time order to within a
 /// second. A row further out of order ends that pass: the rest of the file is read for the
