@@ -66,7 +66,9 @@ struct CrossDeviceEffects: Sendable {
     /// would have made them in.
     static func apply(_ effects: [CrossDeviceEffects], to context: inout EpochContext) {
         var next = Array(repeating: 0, count: effects.count)
-        while let k = earliest(effects, next, \.scores) {
+        while let k = firstInMerge(
+            of: effects.count, key: { next[$0] < effects[$0].scores.count ? effects[$0].scores[next[$0]].tag : nil })
+        {
             let score = effects[k].scores[next[k]]
             next[k] += 1
             if score.decides {
@@ -77,32 +79,11 @@ struct CrossDeviceEffects: Sendable {
         }
         guard context.learner != nil else { return }
         for k in next.indices { next[k] = 0 }
-        while let k = earliest(effects, next, \.lessons) {
+        while let k = firstInMerge(
+            of: effects.count, key: { next[$0] < effects[$0].lessons.count ? effects[$0].lessons[next[$0]].tag : nil })
+        {
             context.observe(effects[k].lessons[next[k]])
             next[k] += 1
         }
     }
-
-    /// The engine whose next entry (at `next`) has the smallest tag; nil when all are done.
-    private static func earliest<Entry: Tagged>(
-        _ effects: [CrossDeviceEffects], _ next: [Int], _ list: KeyPath<CrossDeviceEffects, [Entry]>
-    ) -> Int? {
-        var best: Int?
-        var bestTag = Int.max
-        for k in effects.indices {
-            let entries = effects[k][keyPath: list]
-            guard next[k] < entries.count, entries[next[k]].tag < bestTag else { continue }
-            best = k
-            bestTag = entries[next[k]].tag
-        }
-        return best
-    }
 }
-
-/// An effect recorded under a tag.
-protocol Tagged {
-    var tag: Int { get }
-}
-
-extension CrossDeviceEffects.Score: Tagged {}
-extension CrossDeviceEffects.Lesson: Tagged {}

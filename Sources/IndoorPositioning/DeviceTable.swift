@@ -39,11 +39,11 @@ struct DeviceTable: Sendable {
         return found
     }
 
-    /// Adds a track of a device that has none, last heard at `heard` (−∞: never), and returns its
-    /// slot. A device asleep wakes into it: its samples are taken into `track` first.
-    mutating func insert(_ track: consuming DeviceTrack, heard: Double = -.infinity) -> Int {
+    /// Adds a track of a device that has none and returns its slot. A device asleep wakes into
+    /// it: its samples are taken into `track` first (and it was last heard at its latest).
+    mutating func insert(_ track: consuming DeviceTrack) -> Int {
         var track = track
-        var heard = heard
+        var heard = -Double.infinity
         if !asleep.isEmpty, let dormant = asleep.removeValue(forKey: track.device) {
             track.restore(dormant)
             heard = dormant.heard
@@ -69,7 +69,7 @@ struct DeviceTable: Sendable {
     /// Holds `sample` of a device without a track as samples only (``DormantDevice``) when it
     /// cannot close the device's first epoch: the first sample of a new device, or one more
     /// sample of a device held so, inside that epoch. False (nothing held) when the device needs
-    /// its track: ``insert(_:heard:)`` then wakes it with its samples.
+    /// its track: ``insert(_:)`` then wakes it with its samples.
     mutating func holdWithoutTrack(
         _ sample: DeviceTrack.Pending, of device: String?, epoch: Double, reorderDelay: Double
     )
@@ -171,8 +171,14 @@ struct DeviceTable: Sendable {
     /// order between equal times).
     func idle(before time: Double) -> [Int] {
         lastHeard.indices.filter { lastHeard[$0] < time }.sorted {
-            lastHeard[$0] != lastHeard[$1] ? lastHeard[$0] < lastHeard[$1] : precedes($0, $1)
+            Self.idleOrder((lastHeard[$0], slots[$0]?.device ?? ""), (lastHeard[$1], slots[$1]?.device ?? ""))
         }
+    }
+
+    /// The order idle release finishes devices in: the longest silent first (`heard`, seconds),
+    /// then by name ("" for none); also how a sharded engine orders its workers' idle devices.
+    static func idleOrder(_ a: (heard: Double, name: String), _ b: (heard: Double, name: String)) -> Bool {
+        a.heard != b.heard ? a.heard < b.heard : a.name < b.name
     }
 
     /// A device held: awake in a slot, or asleep.

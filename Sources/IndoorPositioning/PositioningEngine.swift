@@ -306,9 +306,6 @@ public struct PositioningEngine: Sendable {
             && context.beacons.slot(of: sample.identity) != nil
     }
 
-    /// Every device held, in the order ``finish()`` closes them, with its name ("" for none).
-    func heldInNameOrder() -> [(name: String, device: DeviceTable.Held)] { devices.allHeldInNameOrder() }
-
     /// Closes the open epochs of one device and forgets it: its remaining reports wait in
     /// ``pull()`` and its state is freed. For input grouped by device (``inBatchOrder(_:)``),
     /// where a device's last sample is known, this keeps memory to the device at hand instead of

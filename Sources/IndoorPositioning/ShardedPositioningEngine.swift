@@ -281,16 +281,11 @@ public final class ShardedPositioningEngine {
     /// Merges the workers' reports by tag into ``ready`` and applies their effects in tag order.
     private func collect() {
         var next = Array(repeating: 0, count: jobs)
-        while true {
-            var best = -1
-            var bestTag = Int.max
-            for k in 0..<jobs where next[k] < workers[k].reportTags.count && workers[k].reportTags[next[k]] < bestTag {
-                best = k
-                bestTag = workers[k].reportTags[next[k]]
-            }
-            guard best >= 0 else { break }
-            ready.append(workers[best].reports[next[best]])
-            next[best] += 1
+        while let k = firstInMerge(
+            of: jobs, key: { next[$0] < workers[$0].reportTags.count ? workers[$0].reportTags[next[$0]] : nil })
+        {
+            ready.append(workers[k].reports[next[k]])
+            next[k] += 1
         }
         for worker in workers {
             worker.reports.removeAll(keepingCapacity: true)
@@ -314,7 +309,7 @@ public final class ShardedPositioningEngine {
             }
         }
         guard !candidates.isEmpty else { return }
-        candidates.sort { $0.heard != $1.heard ? $0.heard < $1.heard : $0.name < $1.name }
+        candidates.sort { DeviceTable.idleOrder(($0.heard, $0.name), ($1.heard, $1.name)) }
         var perWorker = Array(repeating: [(tag: Int, slot: Int)](), count: jobs)
         for candidate in candidates {
             perWorker[candidate.worker].append((nextTag, candidate.slot))
@@ -331,19 +326,16 @@ public final class ShardedPositioningEngine {
         if pendingRows > 0 || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
         complete()
         try drain(body)
-        let held = workers.map { $0.engine.heldInNameOrder() }
+        let held = workers.map { $0.engine.devices.allHeldInNameOrder() }
         var next = Array(repeating: 0, count: jobs)
         var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: jobs)
         while true {
             var steps = 0
-            while steps < Self.finishChunk {
-                var best = -1
-                for k in 0..<jobs where next[k] < held[k].count {
-                    if best < 0 || held[k][next[k]].name < held[best][next[best]].name { best = k }
-                }
-                guard best >= 0 else { break }
-                chunk[best].append((nextTag, held[best][next[best]].device))
-                next[best] += 1
+            while steps < Self.finishChunk,
+                let k = firstInMerge(of: jobs, key: { next[$0] < held[$0].count ? held[$0][next[$0]].name : nil })
+            {
+                chunk[k].append((nextTag, held[k][next[k]].device))
+                next[k] += 1
                 nextTag += 1
                 steps += 1
             }

@@ -68,6 +68,28 @@ struct EngineCompactionTests {
         return (reports, mostAsleep, engine.activeDeviceCount)
     }
 
+    /// An engine with `configuration` and one that never compacts (`compactAfter` nil).
+    static func compactedAndKept(
+        site: SimulatedSite, configuration: PositioningEngine.Configuration
+    ) throws -> (PositioningEngine, PositioningEngine) {
+        var never = configuration
+        never.compactAfter = nil
+        return (
+            try PositioningEngine(plan: site.plan, configuration: configuration),
+            try PositioningEngine(plan: site.plan, configuration: never)
+        )
+    }
+
+    /// A phone heard once at 0.2 s ("once") and one that keeps the clock going ("clock").
+    static func onceAndClock(site: SimulatedSite) -> (RSSISample, RSSISample) {
+        var once = site.samples[0]
+        once.device = "once"
+        once.timestamp = 0.2
+        var clock = site.samples[1]
+        clock.device = "clock"
+        return (once, clock)
+    }
+
     @Test("compacted after 0.5 s or never: the same reports in the same order, for every setting")
     func sameReports() throws {
         let site = try SimulatedSite(seed: 31)
@@ -106,15 +128,8 @@ struct EngineCompactionTests {
         var configuration = PositioningEngine.Configuration()
         configuration.compactAfter = 1
         configuration.idleRelease = 3
-        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
-        var never = configuration
-        never.compactAfter = nil
-        var kept = try PositioningEngine(plan: site.plan, configuration: never)
-        var once = site.samples[0]
-        once.device = "once"
-        once.timestamp = 0.2
-        var clock = site.samples[1]
-        clock.device = "clock"
+        var (engine, kept) = try Self.compactedAndKept(site: site, configuration: configuration)
+        var (once, clock) = Self.onceAndClock(site: site)
         var reports: [PositionReport] = [], keptReports: [PositionReport] = []
         var mostAsleep = 0
         for time in [0.2, 2.0, 4.0, 6.0] {
@@ -139,19 +154,8 @@ struct EngineCompactionTests {
         let site = try SimulatedSite(seed: 33)
         var configuration = PositioningEngine.Configuration()
         configuration.compactAfter = 1
-        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
-        var kept = try PositioningEngine(
-            plan: site.plan,
-            configuration: {
-                var c = configuration
-                c.compactAfter = nil
-                return c
-            }())
-        var once = site.samples[0]
-        once.device = "once"
-        once.timestamp = 0.2
-        var clock = site.samples[1]
-        clock.device = "clock"
+        var (engine, kept) = try Self.compactedAndKept(site: site, configuration: configuration)
+        var (once, clock) = Self.onceAndClock(site: site)
         var reports: [PositionReport] = [], keptReports: [PositionReport] = []
         for time in [0.2, 3.0, 5.0] {
             clock.timestamp = time

@@ -16,6 +16,18 @@ struct ShardedEngineTests {
         var releasedDevices: Int
         var learnedModelUpdates: Int
 
+        init(
+            reports: [PositionReport], setApart: [BeaconIdentity], learned: [LearnedPathLoss]?,
+            statistics: PositioningEngine.Statistics
+        ) {
+            self.reports = reports
+            self.setApart = setApart
+            self.learned = learned
+            accepted = statistics.accepted
+            releasedDevices = statistics.releasedDevices
+            learnedModelUpdates = statistics.learnedModelUpdates
+        }
+
         /// Where `other` first differs from this outcome (nil: nowhere), short enough to read.
         func difference(from other: Outcome) -> String? {
             for i in 0..<min(reports.count, other.reports.count) where reports[i] != other.reports[i] {
@@ -51,11 +63,9 @@ struct ShardedEngineTests {
         } else {
             engine.finishReleasing { reports.append($0) }
         }
-        let statistics = engine.statistics
         return Outcome(
             reports: reports, setApart: engine.inconsistentBeacons, learned: engine.learnedModels,
-            accepted: statistics.accepted, releasedDevices: statistics.releasedDevices,
-            learnedModelUpdates: statistics.learnedModelUpdates)
+            statistics: engine.statistics)
     }
 
     /// The same through one `PositioningEngine`.
@@ -75,11 +85,9 @@ struct ShardedEngineTests {
         } else {
             engine.finishReleasing { reports.append($0) }
         }
-        let statistics = engine.statistics
         return Outcome(
             reports: reports, setApart: engine.inconsistentBeacons, learned: engine.learnedModels,
-            accepted: statistics.accepted, releasedDevices: statistics.releasedDevices,
-            learnedModelUpdates: statistics.learnedModelUpdates)
+            statistics: engine.statistics)
     }
 
     /// Multi-device traffic over several slices: 60 visitors (10 coming back) and 100 phones heard once.
