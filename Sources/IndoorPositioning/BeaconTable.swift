@@ -4,6 +4,9 @@ struct BeaconTable: Sendable {
     struct Entry: Sendable {
         var beacon: ResolvedBeacon
         var model: PathLossModel
+        /// Whether the model was measured for this beacon (given in a calibration, or learned
+        /// from traffic) rather than the plan's values.
+        var isMeasured: Bool
     }
 
     private(set) var entries: [Entry] = []
@@ -19,7 +22,7 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 let model = Self.inForce(
                     calibration[beacon.identity] ?? PathLossModel(resolved), sampleSigma: sampleSigma)
-                entries.append(Entry(beacon: resolved, model: model))
+                entries.append(Entry(beacon: resolved, model: model, isMeasured: calibration[beacon.identity] != nil))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
             }
@@ -86,13 +89,17 @@ struct BeaconTable: Sendable {
 
     /// Takes every beacon's model in force from `other` (the same plan), value by value.
     mutating func copyModels(from other: BeaconTable) {
-        for slot in entries.indices { entries[slot].model = other.entries[slot].model }
+        for slot in entries.indices {
+            entries[slot].model = other.entries[slot].model
+            entries[slot].isMeasured = other.entries[slot].isMeasured
+        }
     }
 
     /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
     /// any, still wins).
     mutating func setModel(_ model: PathLossModel, slot: Int) {
         entries[slot].model = Self.inForce(model, sampleSigma: sampleSigma)
+        entries[slot].isMeasured = true
     }
 
     /// `model` as the engine uses it: σ replaced by the configured sample σ when set, and no

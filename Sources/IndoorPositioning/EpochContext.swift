@@ -36,7 +36,8 @@ struct EpochContext: Sendable {
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         site = EngineSite(configuration: configuration, beacons: beacons, receiverHeight: receiverHeight)
         self.beacons = beacons
-        consistency = BeaconConsistency(levels: beacons.levels)
+        consistency = BeaconConsistency(
+            levels: beacons.levels, measured: (0..<beacons.count).map { beacons[$0].isMeasured })
         if let learning = configuration.learning {
             learner = SiteCalibrator(
                 beacons: (0..<beacons.count).map { slot in
@@ -142,6 +143,7 @@ struct EpochContext: Sendable {
         guard var learner else { return }
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
             beacons.setModel(estimate.model, slot: slot)
+            consistency.markMeasured(slot: slot)
         }
         statistics.learnedModelUpdates += 1
         learner.adoptEstimates()

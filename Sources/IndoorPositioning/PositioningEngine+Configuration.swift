@@ -42,7 +42,9 @@ extension PositioningEngine {
         public var recordsHistory: Bool
         /// Set apart a beacon whose readings keep disagreeing with the tracked positions over
         /// many epochs (moved, spoofed, or behind something the plan does not know), and take
-        /// it back when it agrees again. Default true. See
+        /// it back when it agrees again. Only beacons whose path-loss model was measured (given
+        /// in the engine's calibration, or learned from traffic) are set apart: on the plan's
+        /// generic values a misfit cannot be told from another transmit power. Default true. See
         /// ``PositioningEngine/inconsistentBeacons``.
         public var excludesInconsistentBeacons: Bool
         /// How the receiving device's RSSI offset is handled (see `DeviceOffsetModel`): nil

@@ -51,7 +51,8 @@ public struct PositioningEngine: Sendable {
 
     /// Beacons currently set apart because their readings have kept disagreeing with the
     /// tracked positions (a moved or spoofed beacon, or one behind an obstacle the plan does not
-    /// know), in plan order. Empty when
+    /// know), in plan order. Only beacons with a measured model (a calibration given to the
+    /// engine, or a model learned from traffic) are ever set apart. Empty when
     /// ``Configuration/excludesInconsistentBeacons`` is off.
     public var inconsistentBeacons: [BeaconIdentity] {
         (0..<context.beacons.count).filter { context.isSetApart($0) }.map { context.beacons[$0].beacon.identity }

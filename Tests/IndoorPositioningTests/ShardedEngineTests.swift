@@ -47,10 +47,11 @@ struct ShardedEngineTests {
 
     /// Every report of `samples` through a sharded engine on `jobs` threads.
     static func sharded(
-        _ samples: [RSSISample], plan: FloorPlan, configuration: PositioningEngine.Configuration, jobs: Int,
-        smooth: Bool = false
+        _ samples: [RSSISample], plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration, jobs: Int, smooth: Bool = false
     ) throws -> Outcome {
-        let engine = try ShardedPositioningEngine(plan: plan, configuration: configuration, jobs: jobs)
+        let engine = try ShardedPositioningEngine(
+            plan: plan, calibration: calibration, configuration: configuration, jobs: jobs)
         var reports: [PositionReport] = []
         for sample in samples {
             engine.push(sample)
@@ -70,9 +71,10 @@ struct ShardedEngineTests {
 
     /// The same through one `PositioningEngine`.
     static func single(
-        _ samples: [RSSISample], plan: FloorPlan, configuration: PositioningEngine.Configuration, smooth: Bool = false
+        _ samples: [RSSISample], plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
+        configuration: PositioningEngine.Configuration, smooth: Bool = false
     ) throws -> Outcome {
-        var engine = try PositioningEngine(plan: plan, configuration: configuration)
+        var engine = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
         var reports: [PositionReport] = []
         for sample in samples {
             engine.push(sample)
@@ -159,15 +161,17 @@ struct ShardedEngineTests {
         }
         samples = samples.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
             .map(\.element)
-        let configuration = PositioningEngine.Configuration()
-        let one = try Self.sharded(samples, plan: site.plan, configuration: configuration, jobs: 1)
+        // Surveyed models: only a measured beacon is ever set apart.
+        let configuration = PositioningEngine.Configuration(), survey = site.survey
+        let one = try Self.sharded(samples, plan: site.plan, calibration: survey, configuration: configuration, jobs: 1)
         #expect(one.setApart == [SimulatedSite.identity(0)])
         for jobs in [2, 4] {
-            let many = try Self.sharded(samples, plan: site.plan, configuration: configuration, jobs: jobs)
+            let many = try Self.sharded(
+                samples, plan: site.plan, calibration: survey, configuration: configuration, jobs: jobs)
             #expect(many.difference(from: one) == nil, "\(jobs) jobs")
         }
         // Decisions take effect at slice ends instead of the next epoch: close to one engine.
-        let single = try Self.single(samples, plan: site.plan, configuration: configuration)
+        let single = try Self.single(samples, plan: site.plan, calibration: survey, configuration: configuration)
         #expect(single.setApart == one.setApart)
         let rmse = (sharded: site.rmse(one.reports), single: site.rmse(single.reports))
         #expect(abs(rmse.sharded - rmse.single) < 0.02 * rmse.single, "\(rmse)")

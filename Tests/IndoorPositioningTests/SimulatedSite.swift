@@ -42,6 +42,12 @@ struct SimulatedSite {
         }
     }
 
+    /// Every beacon's model as a survey would have measured it before any beacon moved (the
+    /// walk's model): what a calibration file gives the engine.
+    var survey: [BeaconIdentity: PathLossModel] {
+        Dictionary(uniqueKeysWithValues: walk.beacons.indices.map { (Self.identity($0), walk.configuration.model) })
+    }
+
     /// The default walk, `duration` seconds long.
     static func walk(duration: Double) -> WalkSimulator.Configuration {
         var c = WalkSimulator.Configuration()
