@@ -306,8 +306,12 @@ struct DeviceTrack: Sendable {
                 if start == nil, fix.commonOffsetVariance > 0 {
                     start = (context.deviceOffset.initial + fix.commonOffset, fix.commonOffsetVariance)
                 }
+                // It starts with the covariance the fix's readings support on their own.
+                var first = PositionMeasurement(
+                    startingTrackAt: fix, time: end, maximumVariance: setup.tracker.maximumPositionVariance)
+                first.level = level
                 tracker = try TrackerBank(
-                    first: measured, configuration: setup.tracker,
+                    first: first, configuration: setup.tracker,
                     offset: context.deviceOffset,
                     shadowing: context.shadowingModels(onLevel: level),
                     floorElevation: setup.floorElevation, offsetEstimate: start)

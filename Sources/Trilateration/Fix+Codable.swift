@@ -2,14 +2,15 @@ import BeaconModel
 import LinearAlgebra
 
 /// `Codable` with every stored property under its own name (``Fix/chiSquare`` and
-/// ``Fix/degreesOfFreedom`` only when there are degrees of freedom). ``Fix/gdop`` is left out when it
+/// ``Fix/degreesOfFreedom`` only when there are degrees of freedom, ``Fix/centroidPriorWeight``
+/// only when a prior was used). ``Fix/gdop`` is left out when it
 /// is infinite (JSON has no infinity; a fallback's geometry determines nothing) and read back
 /// as `.infinity` when missing.
 extension Fix: Codable {
     private enum CodingKeys: String, CodingKey {
         case position, level, covariance, accuracy, ellipse, residualRMS, gdop, usedBeacons, rejectedBeacons
         case iterations, status, constrainedToOutline, commonOffset, commonOffsetVariance, chiSquare
-        case degreesOfFreedom
+        case degreesOfFreedom, centroidPriorWeight
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +32,7 @@ extension Fix: Codable {
         commonOffsetVariance = try c.decodeIfPresent(Double.self, forKey: .commonOffsetVariance) ?? 0
         chiSquare = try c.decodeIfPresent(Double.self, forKey: .chiSquare) ?? 0
         degreesOfFreedom = try c.decodeIfPresent(Int.self, forKey: .degreesOfFreedom) ?? 0
+        centroidPriorWeight = try c.decodeIfPresent(Double.self, forKey: .centroidPriorWeight) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -56,6 +58,7 @@ extension Fix: Codable {
             try c.encode(chiSquare, forKey: .chiSquare)
             try c.encode(degreesOfFreedom, forKey: .degreesOfFreedom)
         }
+        if centroidPriorWeight > 0 { try c.encode(centroidPriorWeight, forKey: .centroidPriorWeight) }
     }
 }
 

@@ -51,6 +51,10 @@ public struct Fix: Sendable, Hashable {
     /// the model right, χ²/dof is about 1; its pooled value is the a-posteriori variance factor
     /// (see `PositioningEngine.Statistics.varianceFactor`).
     public var degreesOfFreedom: Int = 0
+    /// The weight w = 1/s² (m⁻²) of the centroid prior the solve used
+    /// (``TrilaterationSolver/Configuration/centroidPriorScale``), 0 without one. ``covariance``
+    /// includes its information: w in each horizontal axis.
+    public var centroidPriorWeight: Double = 0
 
     /// An empty fix to be filled by ``TrilaterationSolver/solve(_:into:)``; its status is
     /// ``FallbackReason/unsolved``.

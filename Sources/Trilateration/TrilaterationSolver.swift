@@ -61,6 +61,7 @@ public struct TrilaterationSolver: Sendable {
         fix.commonOffsetVariance = 0
         fix.chiSquare = 0
         fix.degreesOfFreedom = 0
+        fix.centroidPriorWeight = 0
         workspace.offsetPriorPrecision = 0
         if configuration.estimator == .maximumLikelihood, let tau = configuration.commonOffsetSigma {
             workspace.offsetPriorPrecision = 1 / (tau * tau)
@@ -257,6 +258,7 @@ public struct TrilaterationSolver: Sendable {
         fix.covariance = covariance
         fix.accuracy = covariance.horizontalRadius
         fix.ellipse = ellipse(of: covariance)
+        fix.centroidPriorWeight = workspace.priorWeight
         if rank == subspace.order {
             // The stored residuals are at the reported point (see `residualsStale` above).
             fix.chiSquare = weightedResidualSquares()

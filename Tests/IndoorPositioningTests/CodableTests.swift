@@ -79,16 +79,20 @@ struct CodableTests {
     func fixes() throws {
         let site = try SimulatedSite(seed: 9, configuration: Self.walk)
         var observations = site.observations(before: 2)
-        var solver = TrilaterationSolver(
-            configuration: PlanConfiguration(plan: site.plan, floor: site.plan.floors[0]).solver)
+        var configuration = PlanConfiguration(plan: site.plan, floor: site.plan.floors[0]).solver
+        // As the engine solves: with the centroid prior, whose weight travels with the fix.
+        configuration.centroidPriorScale = 1
+        var solver = TrilaterationSolver(configuration: configuration)
         let converged = try solver.solve(observations)
         #expect(converged.status.isDetermined)
+        #expect(converged.centroidPriorWeight > 0 && converged.centroidPriorWeight <= 1)
         observations[0].meanRSSI -= 30  // a beacon 30 dB off: rejected
         let rejecting = try solver.solve(observations)
         #expect(!rejecting.rejectedBeacons.isEmpty)
         let fallback = try solver.solve(Array(observations.suffix(2)))
         #expect(fallback.gdop == .infinity)
         #expect(fallback.status == .fallback(.tooFewBeacons(available: 2, required: 3)))
+        #expect(fallback.centroidPriorWeight == 0)
         for fix in [converged, rejecting, fallback, Fix()] {
             #expect(try Self.roundTrip(fix) == fix)
         }
