@@ -75,13 +75,28 @@ struct DeviceTable: Sendable {
     )
         -> Bool
     {
-        guard let index = asleep.index(forKey: device) else {
-            asleep[device] = DormantDevice(first: sample)
-            return true
+        // One lookup: a new device is inserted by the default, a held one changed in place.
+        var isNew = false
+        func first() -> DormantDevice {
+            isNew = true
+            return DormantDevice(first: sample)
         }
-        guard asleep.values[index].keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay)
-        else { return false }
-        asleep.values[index].append(sample)
+        return Self.hold(
+            sample, in: &asleep[device, default: first()], isNew: { isNew }, epoch: epoch,
+            reorderDelay: reorderDelay)
+    }
+
+    /// Adds `sample` to a device held as samples, unless it would close its first epoch (false);
+    /// a device just created from it (`isNew`) holds it already.
+    private static func hold(
+        _ sample: DeviceTrack.Pending, in dormant: inout DormantDevice, isNew: () -> Bool, epoch: Double,
+        reorderDelay: Double
+    ) -> Bool {
+        if isNew() { return true }
+        guard dormant.keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay) else {
+            return false
+        }
+        dormant.append(sample)
         return true
     }
 
@@ -181,10 +196,11 @@ struct DeviceTable: Sendable {
         a.heard != b.heard ? a.heard < b.heard : a.name < b.name
     }
 
-    /// A device held: awake in a slot, or asleep.
+    /// A device held: awake in a slot, or asleep (with its place among the devices asleep, so
+    /// that finishing it needs no second lookup while that table is not changed).
     enum Held {
         case awake(slot: Int)
-        case asleep(device: String?)
+        case asleep(device: String?, index: Dictionary<String?, DormantDevice>.Index)
     }
 
     /// Every device held, awake or asleep, in device-name order (nil first): the order
@@ -195,7 +211,10 @@ struct DeviceTable: Sendable {
         for slot in slots.indices {
             if let track = slots[slot] { held.append((track.device ?? "", .awake(slot: slot))) }
         }
-        for device in asleep.keys { held.append((device ?? "", .asleep(device: device))) }
+        for index in asleep.indices {
+            let device = asleep.keys[index]
+            held.append((device ?? "", .asleep(device: device, index: index)))
+        }
         held.sort { $0.name < $1.name }
         return held
     }
@@ -206,9 +225,16 @@ struct DeviceTable: Sendable {
         (lastHeard[slot], slots[slot]?.device)
     }
 
-    /// Takes `device` out of the devices asleep and returns it (nil when it is not asleep).
-    mutating func takeAsleep(_ device: String?) -> DormantDevice? {
-        asleep.removeValue(forKey: device)
+    /// The samples of a device asleep at `index` (from ``allHeldInNameOrder()``, the devices
+    /// asleep unchanged since).
+    func dormant(at index: Dictionary<String?, DormantDevice>.Index) -> DormantDevice {
+        asleep.values[index]
+    }
+
+    /// Forgets every device asleep, at once: the end of the input, after each was finished
+    /// through ``dormant(at:)``.
+    mutating func forgetAsleep() {
+        asleep = [:]
     }
 
     /// All slots in device-name order (nil first), the order ``PositioningEngine/finish()`` closes them in.

@@ -269,18 +269,19 @@ public struct PositioningEngine: Sendable {
             finishReleasing(held.device)
             try drain(body)
         }
+        devices.forgetAsleep()
     }
 
-    /// Closes the open epochs of one held device (reports wait in ``pull()``) and frees it.
+    /// Closes the open epochs of one held device (reports wait in ``pull()``) and frees it (a
+    /// device asleep is left in the table for ``DeviceTable/forgetAsleep()`` once all are done).
     mutating func finishReleasing(_ held: DeviceTable.Held) {
         switch held {
         case .awake(let slot):
             close([slot], forgetting: true)
-        case .asleep(let device):
-            // Rebuilt and flushed outside the table: it is dropped right after.
-            guard let dormant = devices.takeAsleep(device) else { return }
+        case .asleep(let device, let index):
+            // Rebuilt and flushed outside the table.
             var track = makeTrack(for: device)
-            track.restore(dormant)
+            track.restore(devices.dormant(at: index))
             let before = ready.count
             track.flush(context: &context, into: &ready)
             context.statistics.reports += ready.count - before
@@ -293,7 +294,7 @@ public struct PositioningEngine: Sendable {
         let slot: Int?
         switch held {
         case .awake(let awake): slot = awake
-        case .asleep(let device):
+        case .asleep(let device, _):
             wake(device)
             slot = devices.slot(of: device)
         }

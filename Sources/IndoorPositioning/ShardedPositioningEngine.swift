@@ -352,6 +352,7 @@ public final class ShardedPositioningEngine {
             try drain(body)
         }
         complete()
+        if releasing { for worker in workers { worker.engine.devices.forgetAsleep() } }
         try drain(body)
     }
 }
