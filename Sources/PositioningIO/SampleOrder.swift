@@ -52,9 +52,11 @@ struct SampleOrder {
     private let tolerance: Double
     private let forgetAfter: Double?
     private var latest: [String?: Double] = [:]
-    /// The device of the previous sample and its latest time (held out of the dictionary).
+    /// The device of the previous sample and its latest time (`isStale`: later than the
+    /// dictionary's entry, which is brought up to date when another device comes).
     private var current: String??
     private var currentLatest = -Double.infinity
+    private var isStale = false
     private var clock = -Double.infinity
     private var nextSweep = -Double.infinity
     /// The largest step back seen, seconds.
@@ -69,22 +71,28 @@ struct SampleOrder {
 
     /// Whether `sample` can be streamed exactly in this pass.
     mutating func admits(_ sample: RSSISample) -> Bool {
-        if current != .some(sample.device) {
-            if let current { latest[current] = currentLatest }
-            current = .some(sample.device)
-            currentLatest = latest[sample.device] ?? -.infinity
-        }
         let time = sample.timestamp
-        if time < currentLatest {
-            largestStepBack = max(largestStepBack, currentLatest - time)
-            return currentLatest - time <= tolerance
+        if current == .some(sample.device) {
+            if time < currentLatest { return stepsBack(currentLatest - time) }
+            isStale = isStale || time != currentLatest
+            currentLatest = time
+        } else {
+            if isStale, let current { latest[current] = currentLatest }
+            isStale = false
+            current = .some(sample.device)
+            // One lookup for a device that changes every row (rows of many devices in time
+            // order): its entry is read and, unless this row steps back, set to this time.
+            var stepBack = 0.0
+            Self.advance(
+                &latest[sample.device, default: -.infinity], to: time, latest: &currentLatest, stepBack: &stepBack)
+            if stepBack > 0 { return stepsBack(stepBack) }
         }
-        currentLatest = time
         if time > clock {
             clock = time
             if let forgetAfter, clock >= nextSweep {
                 nextSweep = clock + forgetAfter / 2
-                if let current { latest[current] = currentLatest }
+                if isStale, let current { latest[current] = currentLatest }
+                isStale = false
                 // Remove in place (a filtered copy would grow again on every insert).
                 let cutoff = clock - forgetAfter
                 let stale = latest.compactMap { $0.value < cutoff ? $0.key : nil }
@@ -92,6 +100,23 @@ struct SampleOrder {
             }
         }
         return true
+    }
+
+    /// A row `stepBack` seconds behind its device's latest: noted, and whether this pass takes it.
+    private mutating func stepsBack(_ stepBack: Double) -> Bool {
+        largestStepBack = max(largestStepBack, stepBack)
+        return stepBack <= tolerance
+    }
+
+    /// A device's entry `stored` meets a row at `time`: `latest` becomes the device's latest
+    /// time, and `stored` too unless the row steps back (then `stepBack` > 0).
+    private static func advance(_ stored: inout Double, to time: Double, latest: inout Double, stepBack: inout Double) {
+        if time < stored {
+            stepBack = stored - time
+        } else {
+            stored = time
+        }
+        latest = stored
     }
 
     /// Reads the rest of `reader` for its largest step back and returns the pass the whole

@@ -1,0 +1,44 @@
+import Foundation
+import IndoorPositioning
+import Testing
+
+@testable import PositioningIO
+
+/// The one-pass order check: each device's latest time, kept while rows of many devices come
+/// interleaved or grouped.
+@Suite("Sample order: each device's latest time")
+struct SampleOrderTests {
+    static let beacon = BeaconIdentity(
+        uuid: UUID(uuidString: "F7826DA6-4FA2-4E98-8024-BC5B71E0893E")!, major: 1, minor: 1)
+
+    /// Whether each row (device, time) is admitted, and the largest step back.
+    static func check(_ rows: [(String, Double)], idleRelease: Double? = nil) -> ([Bool], Double) {
+        var order = SampleOrder(pass: .stream(stepBack: 0), idleRelease: idleRelease)
+        let admitted = rows.map { order.admits(RSSISample(timestamp: $0.1, identity: beacon, rssi: -60, device: $0.0)) }
+        return (admitted, order.largestStepBack)
+    }
+
+    @Test("a device's run of rows, then another device: a return behind the run's last row is a step back")
+    func grouped() {
+        // A's latest is 5 s (the last row of its run), not 0 s (its first).
+        let (admitted, stepBack) = Self.check([("A", 0), ("A", 5), ("B", 1), ("B", 2), ("A", 3)])
+        #expect(admitted == [true, true, true, true, false])
+        #expect(stepBack == 2)
+    }
+
+    @Test("devices interleaved row by row, each checked against its own latest")
+    func interleaved() {
+        let (admitted, stepBack) = Self.check([("A", 2), ("B", 1), ("A", 3), ("B", 0.5), ("A", 3), ("B", 1)])
+        #expect(admitted == [true, true, true, false, true, true])
+        #expect(stepBack == 0.5)
+    }
+
+    @Test("with idle release, a device silent for 1.5 × its time is forgotten; one still heard is not")
+    func forgetting() {
+        // Idle release 10 s: forgotten after 15 s, swept every 7.5 s of input time.
+        let (admitted, _) = Self.check(
+            [("A", 0), ("A", 4), ("B", 1), ("B", 19), ("B", 30), ("A", 3), ("B", 29)], idleRelease: 10)
+        // A (latest 4 s) was forgotten by 30 s: its row at 3 s starts it anew; B's step back counts.
+        #expect(admitted == [true, true, true, true, true, true, false])
+    }
+}
