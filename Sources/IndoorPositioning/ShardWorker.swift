@@ -19,6 +19,11 @@ final class ShardWorker: @unchecked Sendable {
     /// Whether the finishing steps free the devices (``PositioningEngine/finishReleasing(_:)``)
     /// or keep them for smoothing (``PositioningEngine/finish()``).
     var finishingReleases = true
+    /// Whether the next job lists the engine's devices in name order into ``held`` (the end of
+    /// the input: each worker sorts its own devices, while the coordinator writes).
+    var listsHeld = false
+    /// The devices held, in name order, as the last listing job found them.
+    var held: [(name: String, device: DeviceTable.Held)] = []
 
     init(engine: PositioningEngine) {
         var engine = engine
@@ -46,6 +51,10 @@ final class ShardWorker: @unchecked Sendable {
             collect(tag: tag)
         }
         finishing.removeAll(keepingCapacity: true)
+        if listsHeld {
+            held = engine.devices.allHeldInNameOrder()
+            listsHeld = false
+        }
     }
 
     /// Finishes and forgets the devices in `slots` (idle release), each under its tag.

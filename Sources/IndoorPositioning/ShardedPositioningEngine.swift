@@ -325,8 +325,16 @@ public final class ShardedPositioningEngine {
     private func finish(releasing: Bool, _ body: (PositionReport) throws -> Void) rethrows {
         if pendingRows > 0 || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
         complete()
+        // Each worker lists its devices in name order while the last reports are written.
+        for worker in workers { worker.listsHeld = true }
+        inFlight = (run(), nil, nil)
+        if jobs == 1 { complete() }
         try drain(body)
-        let held = workers.map { $0.engine.devices.allHeldInNameOrder() }
+        complete()
+        let held = workers.map { worker in
+            defer { worker.held = [] }
+            return worker.held
+        }
         var next = Array(repeating: 0, count: jobs)
         var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: jobs)
         while true {
