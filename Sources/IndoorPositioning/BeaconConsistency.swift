@@ -45,9 +45,6 @@ struct BeaconConsistency: Sendable {
     static let minimumRemaining = 7
 
     private var mean: [Double]
-    /// Whether each beacon may be set apart (its model was measured); nil: none may (a
-    /// device's own watch, which only weighs beacons).
-    private var measured: [Bool]?
     private var epochs: [Int]
     private let levels: [Int]
     /// Whether each beacon (by table slot) is set apart now.
@@ -55,16 +52,14 @@ struct BeaconConsistency: Sendable {
     /// Each beacon's variance factor for the tracker: its running mean relative to the median
     /// beacon's, in [1, ``maximumInflation``] (1 until it has been scored ``minimumEpochs`` times).
     private(set) var inflation: [Double]
-    /// The scored beacons' means, reused by ``decide()`` so that an epoch allocates nothing.
+    /// The scored beacons' means, reused by ``decide(isMeasured:)`` so that an epoch allocates nothing.
     private var scored: [Double] = []
     /// Largest variance factor a beacon's samples get.
     static let maximumInflation = 16.0
 
-    /// A watch over beacons on the given levels (one entry per beacon slot) that may set apart
-    /// the beacons `measured` marks (nil: none; it then only weighs beacons by ``inflation``).
-    init(levels: [Int], measured: [Bool]?) {
+    /// A watch over beacons on the given levels (one entry per beacon slot).
+    init(levels: [Int]) {
         self.levels = levels
-        self.measured = measured
         mean = Array(repeating: 1, count: levels.count)
         epochs = Array(repeating: 0, count: levels.count)
         excluded = Array(repeating: false, count: levels.count)
@@ -78,8 +73,9 @@ struct BeaconConsistency: Sendable {
         mean[slot] += (min(u, 25) - mean[slot]) / Self.memory
     }
 
-    /// Re-decides which beacons are set apart.
-    mutating func decide() {
+    /// Re-weighs the beacons and re-decides which are set apart, among those `isMeasured` says
+    /// have a measured model (by default none: a device's own watch only weighs beacons).
+    mutating func decide(isMeasured: (Int) -> Bool = { _ in false }) {
         scored.removeAll(keepingCapacity: true)
         for slot in mean.indices where epochs[slot] >= Self.minimumEpochs { scored.append(mean[slot]) }
         guard !scored.isEmpty else { return }
@@ -88,8 +84,7 @@ struct BeaconConsistency: Sendable {
         for slot in mean.indices where epochs[slot] >= Self.minimumEpochs {
             inflation[slot] = min(max(mean[slot] / max(median, 1e-3), 1), Self.maximumInflation)
         }
-        guard let measured else { return }
-        for slot in mean.indices where epochs[slot] >= Self.minimumEpochs && measured[slot] {
+        for slot in mean.indices where epochs[slot] >= Self.minimumEpochs && isMeasured(slot) {
             if excluded[slot] {
                 if mean[slot] < Self.recovery { excluded[slot] = false }
             } else if mean[slot] > Self.threshold && mean[slot] > Self.relativeThreshold * median {
@@ -107,12 +102,8 @@ struct BeaconConsistency: Sendable {
             epochs[slot] = other.epochs[slot]
             excluded[slot] = other.excluded[slot]
             inflation[slot] = other.inflation[slot]
-            measured?[slot] = other.measured?[slot] ?? false
         }
     }
-
-    /// Lets the watch set apart the beacon in `slot` from now on (its model was learned).
-    mutating func markMeasured(slot: Int) { measured?[slot] = true }
 
     /// The running mean of a beacon's normalised squared residual (1 when it fits).
     func score(slot: Int) -> Double { mean[slot] }

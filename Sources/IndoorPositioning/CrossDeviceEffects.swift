@@ -72,7 +72,7 @@ struct CrossDeviceEffects: Sendable {
             let score = effects[k].scores[next[k]]
             next[k] += 1
             if score.decides {
-                context.consistency.decide()
+                context.decideConsistency()
             } else {
                 context.consistency.record(slot: score.slot, normalizedSquaredResidual: score.normalizedSquaredResidual)
             }

@@ -61,7 +61,7 @@ struct DeviceTrack: Sendable {
         } catch {
             throw .invalidConfiguration(String(describing: error))
         }
-        fit = BeaconConsistency(levels: levels, measured: nil)
+        fit = BeaconConsistency(levels: levels)
         sums = Array(repeating: 0, count: beaconCount)
         counts = Array(repeating: 0, count: beaconCount)
     }

@@ -36,8 +36,7 @@ struct EpochContext: Sendable {
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         site = EngineSite(configuration: configuration, beacons: beacons, receiverHeight: receiverHeight)
         self.beacons = beacons
-        consistency = BeaconConsistency(
-            levels: beacons.levels, measured: (0..<beacons.count).map { beacons[$0].isMeasured })
+        consistency = BeaconConsistency(levels: beacons.levels)
         if let learning = configuration.learning {
             learner = SiteCalibrator(
                 beacons: (0..<beacons.count).map { slot in
@@ -109,7 +108,13 @@ struct EpochContext: Sendable {
     /// Lets the consistency watch re-decide after an epoch's scores (recorded instead in a
     /// worker of a sharded run).
     mutating func decideConsistency() {
-        if recording != nil { recording?.decide() } else { consistency.decide() }
+        if recording != nil {
+            recording?.decide()
+        } else {
+            // Only beacons with a measured model can be set apart (BeaconConsistency).
+            let entries = beacons.entries
+            consistency.decide { entries[$0].isMeasured }
+        }
     }
 
     /// Takes the site-wide state a coordinator keeps (the watch's decisions, and with
@@ -143,7 +148,6 @@ struct EpochContext: Sendable {
         guard var learner else { return }
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
             beacons.setModel(estimate.model, slot: slot)
-            consistency.markMeasured(slot: slot)
         }
         statistics.learnedModelUpdates += 1
         learner.adoptEstimates()

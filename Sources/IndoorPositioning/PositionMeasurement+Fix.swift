@@ -1,3 +1,4 @@
+import LinearAlgebra
 import Tracking
 import Trilateration
 
@@ -34,15 +35,10 @@ extension PositionMeasurement {
     /// matrix is scaled down whole, keeping its correlation). A fallback or degenerate fix has
     /// neither a prior nor degrees of freedom and starts with its covariance as it is.
     init(startingTrackAt fix: Fix, time: Double, minimumVariance: Double = 1e-6, maximumVariance: Double) {
-        var xx = fix.covariance.xx, xy = fix.covariance.xy, yy = fix.covariance.yy
+        var (xx, xy, yy) = (fix.covariance.xx, fix.covariance.xy, fix.covariance.yy)
         let w = fix.centroidPriorWeight
-        let determinant = xx * yy - xy * xy
-        if w > 0, determinant > 0 {
-            let jxx = yy / determinant - w, jyy = xx / determinant - w, jxy = -xy / determinant
-            let reduced = jxx * jyy - jxy * jxy
-            if jxx > 0, jyy > 0, reduced > 0, reduced.isFinite {
-                (xx, xy, yy) = (jyy / reduced, -jxy / reduced, jxx / reduced)
-            }
+        if w > 0, let j = inverseOfSymmetric2(xx, xy, yy), let p = inverseOfSymmetric2(j.0 - w, j.1, j.2 - w) {
+            (xx, xy, yy) = p
         }
         if fix.degreesOfFreedom > 0, fix.chiSquare.isFinite {
             let factor = max(1, fix.chiSquare / Double(fix.degreesOfFreedom))

@@ -79,11 +79,12 @@ struct ModeEvidence: Sendable {
         posterior: [Double], posteriorCovariance: SquareMatrix
     ) -> (Double, Double, Double) {
         let flat = (1.0, 1.0, 1.0)
-        guard let priorInfo = Self.inverse(priorCovariance[0, 0], priorCovariance[0, 1], priorCovariance[1, 1]),
-            let postInfo = Self.inverse(posteriorCovariance[0, 0], posteriorCovariance[0, 1], posteriorCovariance[1, 1])
+        guard let priorInfo = inverseOfSymmetric2(priorCovariance[0, 0], priorCovariance[0, 1], priorCovariance[1, 1]),
+            let postInfo = inverseOfSymmetric2(
+                posteriorCovariance[0, 0], posteriorCovariance[0, 1], posteriorCovariance[1, 1])
         else { return flat }
         let i = (postInfo.0 - priorInfo.0, postInfo.1 - priorInfo.1, postInfo.2 - priorInfo.2)
-        guard let r = Self.inverse(i.0, i.1, i.2) else { return flat }
+        guard let r = inverseOfSymmetric2(i.0, i.1, i.2) else { return flat }
         let gx = postInfo.0 * posterior[0] + postInfo.1 * posterior[1] - priorInfo.0 * prior[0] - priorInfo.1 * prior[1]
         let gy = postInfo.1 * posterior[0] + postInfo.2 * posterior[1] - priorInfo.1 * prior[0] - priorInfo.2 * prior[1]
         let zx = r.0 * gx + r.1 * gy, zy = r.1 * gx + r.2 * gy
@@ -105,11 +106,4 @@ struct ModeEvidence: Sendable {
         return l
     }
 
-    /// The inverse of the symmetric 2 × 2 [[a, b], [b, c]] as (a', b', c'), or nil when it is not
-    /// positive-definite.
-    static func inverse(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double, Double)? {
-        let det = a * c - b * b
-        guard a > 0, c > 0, det > 1e-12 * a * c, det.isFinite else { return nil }
-        return (c / det, -b / det, a / det)
-    }
 }

@@ -6,12 +6,12 @@ import Testing
 @Suite("Beacon watch: only measured beacons are set apart")
 struct BeaconConsistencyTests {
     /// Twelve beacons on one floor; beacon 0 misfits (u = 9 every epoch), the others fit (u = 1),
-    /// for `epochs` epochs.
-    static func feed(_ watch: inout BeaconConsistency, epochs: Int) {
+    /// for `epochs` epochs, each decided with `isMeasured` (nil: a device's own watch).
+    static func feed(_ watch: inout BeaconConsistency, epochs: Int, isMeasured: ((Int) -> Bool)?) {
         for _ in 0..<epochs {
             watch.record(slot: 0, normalizedSquaredResidual: 9)
             for slot in 1..<12 { watch.record(slot: slot, normalizedSquaredResidual: 1) }
-            watch.decide()
+            if let isMeasured { watch.decide(isMeasured: isMeasured) } else { watch.decide() }
         }
     }
 
@@ -19,12 +19,12 @@ struct BeaconConsistencyTests {
 
     @Test("a misfitting beacon with a measured model is set apart; on generic values it is only weighed down")
     func measuredOnly() {
-        var measured = BeaconConsistency(levels: Self.levels, measured: Array(repeating: true, count: 12))
-        var generic = BeaconConsistency(levels: Self.levels, measured: Array(repeating: false, count: 12))
-        var deviceWatch = BeaconConsistency(levels: Self.levels, measured: nil)
-        Self.feed(&measured, epochs: 60)
-        Self.feed(&generic, epochs: 60)
-        Self.feed(&deviceWatch, epochs: 60)
+        var measured = BeaconConsistency(levels: Self.levels)
+        var generic = BeaconConsistency(levels: Self.levels)
+        var deviceWatch = BeaconConsistency(levels: Self.levels)
+        Self.feed(&measured, epochs: 60, isMeasured: { _ in true })
+        Self.feed(&generic, epochs: 60, isMeasured: { _ in false })
+        Self.feed(&deviceWatch, epochs: 60, isMeasured: nil)
         #expect(measured.excluded == [true] + Array(repeating: false, count: 11))
         #expect(!generic.excluded.contains(true))
         #expect(!deviceWatch.excluded.contains(true))
@@ -35,24 +35,30 @@ struct BeaconConsistencyTests {
         }
     }
 
-    @Test("a beacon whose model is learned can be set apart from then on, and a copy keeps that")
-    func learnedModel() {
-        var watch = BeaconConsistency(levels: Self.levels, measured: Array(repeating: false, count: 12))
-        Self.feed(&watch, epochs: 60)
+    @Test("a beacon whose model is learned can be set apart from then on; the table says which, and a copy keeps that")
+    func learnedModel() throws {
+        var watch = BeaconConsistency(levels: Self.levels)
+        Self.feed(&watch, epochs: 60, isMeasured: { _ in false })
         #expect(!watch.excluded[0])
-        watch.markMeasured(slot: 0)
-        // A worker's copy takes the mark with the scores (value by value).
-        var copy = BeaconConsistency(levels: Self.levels, measured: Array(repeating: false, count: 12))
-        copy.copyState(from: watch)
-        watch.decide()
+        watch.decide(isMeasured: { $0 == 0 })
         #expect(watch.excluded[0])
-        copy.decide()
-        #expect(copy.excluded[0])
-        // The device watch (nil) has nothing to mark.
-        var device = BeaconConsistency(levels: Self.levels, measured: nil)
-        Self.feed(&device, epochs: 60)
-        device.markMeasured(slot: 0)
+        // The device watch never sets a beacon apart.
+        var device = BeaconConsistency(levels: Self.levels)
+        Self.feed(&device, epochs: 60, isMeasured: nil)
         device.decide()
         #expect(!device.excluded[0])
+        // Which models are measured: those of the calibration, then those learned, copied to a
+        // worker's table with the models.
+        let site = try SimulatedSite(seed: 1)
+        let first = SimulatedSite.identity(0)
+        var table = BeaconTable(plan: site.plan, calibration: [first: site.walk.configuration.model], sampleSigma: nil)
+        let slot = try #require(table.slot(of: first)), other = try #require(table.slot(of: SimulatedSite.identity(1)))
+        #expect(table[slot].isMeasured && !table[other].isMeasured)
+        table.setModel(site.walk.configuration.model, slot: other)
+        #expect(table[other].isMeasured)
+        var worker = BeaconTable(plan: site.plan, calibration: [:], sampleSigma: nil)
+        #expect(!worker[slot].isMeasured && !worker[other].isMeasured)
+        worker.copyModels(from: table)
+        #expect(worker[slot].isMeasured && worker[other].isMeasured)
     }
 }
