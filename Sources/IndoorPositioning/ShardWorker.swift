@@ -11,9 +11,14 @@ final class ShardWorker: @unchecked Sendable {
     /// The rows of the slice to process and their tags.
     var rows: [RSSISample] = []
     var rowTags: [Int] = []
-    /// The reports made, in order, with their tags.
+    /// The reports made, in order, with their tags (with an encoder: their bytes, one after the
+    /// other, and where each ends, in place of the reports).
     var reports: [PositionReport] = []
     var reportTags: [Int] = []
+    var encoded: [UInt8] = []
+    var encodedEnds: [Int] = []
+    /// The engine's ``ShardedPositioningEngine/ReportEncoder``, if any.
+    let encoder: ShardedPositioningEngine.ReportEncoder?
     /// End-of-input steps to run instead of rows (devices to finish, with their tags).
     var finishing: [(tag: Int, device: DeviceTable.Held)] = []
     /// Whether the finishing steps free the devices (``PositioningEngine/finishReleasing(_:)``)
@@ -25,7 +30,8 @@ final class ShardWorker: @unchecked Sendable {
     /// The devices held, in name order, as the last listing job found them.
     var held: [(name: String, device: DeviceTable.Held)] = []
 
-    init(engine: PositioningEngine) {
+    init(engine: PositioningEngine, encoder: ShardedPositioningEngine.ReportEncoder? = nil) {
+        self.encoder = encoder
         var engine = engine
         engine.coordinated = true
         engine.context.recording = CrossDeviceEffects()
@@ -68,7 +74,12 @@ final class ShardWorker: @unchecked Sendable {
 
     private func collect(tag: Int) {
         engine.drain { report in
-            reports.append(report)
+            if let encoder {
+                encoder(report, &encoded)
+                encodedEnds.append(encoded.count)
+            } else {
+                reports.append(report)
+            }
             reportTags.append(tag)
         }
     }

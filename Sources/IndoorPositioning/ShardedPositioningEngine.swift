@@ -71,15 +71,32 @@ public final class ShardedPositioningEngine {
     private var inFlight: (group: DispatchGroup, idleCheck: Double?, modelUpdate: Double?)?
     /// Reports merged into input order, waiting for ``drain(_:)``.
     private var ready: [PositionReport] = []
+    /// With an ``encoder``: the bytes of the reports merged into input order, and their number,
+    /// waiting for ``drainEncoded(_:)``.
+    private var readyBytes: [UInt8] = []
+    private var readyCount = 0
+
+    /// Turns one report into output bytes, appended to the buffer given (a line of a file, for
+    /// example). It runs on the worker threads, each report on the thread that made it.
+    public typealias ReportEncoder = @Sendable (PositionReport, inout [UInt8]) -> Void
+    /// The encoder given at ``init(plan:calibration:configuration:jobs:encoder:)``, if any.
+    public let encoder: ReportEncoder?
 
     /// An engine for `plan` on `jobs` threads (see ``PositioningEngine/init(plan:calibration:configuration:)``).
+    ///
+    /// With an `encoder`, the workers encode each report as they make it and keep only its
+    /// bytes: ``drainEncoded(_:)`` and ``finishReleasingEncoded(_:)`` hand them out in the order
+    /// ``drain(_:)`` and ``finishReleasing(_:)`` would hand out the reports (which then give
+    /// none), so that writing a large output costs the reading thread a copy of bytes only.
+    /// ``finish()`` and ``smooth(_:)`` need the reports: use them without an encoder.
     /// - Throws: ``PositioningError`` for a bad setting, a plan without beacons, or `jobs` < 1.
     public init(
         plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel] = [:],
-        configuration: PositioningEngine.Configuration = .init(), jobs: Int
+        configuration: PositioningEngine.Configuration = .init(), jobs: Int, encoder: ReportEncoder? = nil
     ) throws(PositioningError) {
         guard jobs >= 1 else { throw .invalidConfiguration("jobs must be 1 or more, got \(jobs)") }
         self.jobs = jobs
+        self.encoder = encoder
         followsClock =
             (configuration.idleRelease != nil && !configuration.recordsHistory) || configuration.learning != nil
         coordinator = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
@@ -91,7 +108,8 @@ public final class ShardedPositioningEngine {
             let own = jobs > 1 ? (try? FloorPlan(jsonData: plan.jsonData())) ?? plan : plan
             workers.append(
                 ShardWorker(
-                    engine: try PositioningEngine(plan: own, calibration: calibration, configuration: configuration)))
+                    engine: try PositioningEngine(plan: own, calibration: calibration, configuration: configuration),
+                    encoder: encoder))
         }
         self.workers = workers
         pending = Array(repeating: [], count: jobs)
@@ -168,18 +186,35 @@ public final class ShardedPositioningEngine {
         for report in ready { try body(report) }
     }
 
+    /// With an ``encoder``: hands the bytes of the reports of the slices done so far to `body`
+    /// (nothing when there are none), in input order, with the number of reports they hold.
+    public func drainEncoded(_ body: ([UInt8], Int) throws -> Void) rethrows {
+        guard readyCount > 0 else { return }
+        defer {
+            readyBytes.removeAll(keepingCapacity: true)
+            readyCount = 0
+        }
+        try body(readyBytes, readyCount)
+    }
+
     /// Ends the input like ``PositioningEngine/finishReleasing(_:)``: every remaining report
     /// goes to `body` (after those not yet drained), device by device in name order, and each
     /// device is freed once its reports are out.
     public func finishReleasing(_ body: (PositionReport) throws -> Void) rethrows {
-        try finish(releasing: true, body)
+        try finish(releasing: true) { try drain(body) }
+    }
+
+    /// ``finishReleasing(_:)`` with an ``encoder``: the remaining reports' bytes go to `body` as
+    /// ``drainEncoded(_:)`` gives them.
+    public func finishReleasingEncoded(_ body: ([UInt8], Int) throws -> Void) rethrows {
+        try finish(releasing: true) { try drainEncoded(body) }
     }
 
     /// Ends the input like ``PositioningEngine/finish()``, keeping the devices (and, with
     /// ``PositioningEngine/Configuration/recordsHistory``, their histories for ``smooth(_:)``).
     public func finish() -> [PositionReport] {
         var reports: [PositionReport] = []
-        finish(releasing: false) { reports.append($0) }
+        finish(releasing: false) { drain { reports.append($0) } }
         return reports
     }
 
@@ -278,18 +313,28 @@ public final class ShardedPositioningEngine {
         for worker in workers { worker.engine.context.adoptShared(from: coordinator.context, models: adopted) }
     }
 
-    /// Merges the workers' reports by tag into ``ready`` and applies their effects in tag order.
+    /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
+    /// applies their effects in tag order.
     private func collect() {
         var next = Array(repeating: 0, count: jobs)
         while let k = firstInMerge(
             of: jobs, key: { next[$0] < workers[$0].reportTags.count ? workers[$0].reportTags[next[$0]] : nil })
         {
-            ready.append(workers[k].reports[next[k]])
+            if encoder == nil {
+                ready.append(workers[k].reports[next[k]])
+            } else {
+                let worker = workers[k]
+                let start = next[k] == 0 ? 0 : worker.encodedEnds[next[k] - 1]
+                readyBytes.append(contentsOf: worker.encoded[start..<worker.encodedEnds[next[k]]])
+                readyCount += 1
+            }
             next[k] += 1
         }
         for worker in workers {
             worker.reports.removeAll(keepingCapacity: true)
             worker.reportTags.removeAll(keepingCapacity: true)
+            worker.encoded.removeAll(keepingCapacity: true)
+            worker.encodedEnds.removeAll(keepingCapacity: true)
         }
         let effects = workers.map { $0.takeEffects() }
         if effects.contains(where: { !$0.isEmpty }) {
@@ -322,14 +367,14 @@ public final class ShardedPositioningEngine {
     /// The end of the input: the slice being read and the one in flight, then every device in
     /// name order, ``finishChunk`` at a time, each chunk's devices finished by their workers at
     /// once while the reports of the chunk before go to `body` in that order.
-    private func finish(releasing: Bool, _ body: (PositionReport) throws -> Void) rethrows {
+    private func finish(releasing: Bool, _ emit: () throws -> Void) rethrows {
         if pendingRows > 0 || pendingIdleCheck != nil || pendingModelUpdate != nil { startSlice() }
         complete()
         // Each worker lists its devices in name order while the last reports are written.
         for worker in workers { worker.listsHeld = true }
         inFlight = (run(), nil, nil)
         if jobs == 1 { complete() }
-        try drain(body)
+        try emit()
         complete()
         let held = workers.map { worker in
             defer { worker.held = [] }
@@ -357,10 +402,10 @@ public final class ShardedPositioningEngine {
             }
             inFlight = (run(), nil, nil)
             if jobs == 1 { complete() }
-            try drain(body)
+            try emit()
         }
         complete()
         if releasing { for worker in workers { worker.engine.devices.forgetAsleep() } }
-        try drain(body)
+        try emit()
     }
 }

@@ -63,6 +63,11 @@ public struct BatchLocator: Sendable {
     ///   - hasDevices: called once, before the first report, with whether the file has a device
     ///     column (a writer may want the column).
     ///   - write: receives the reports in output order.
+    ///   - encoder: called once, after `hasDevices`; an encoder it returns (not used when
+    ///     smoothing) has the worker threads encode each report, and then `writeEncoded` receives
+    ///     the bytes of the reports in output order (with their number) instead of `write`
+    ///     receiving the reports.
+    ///   - writeEncoded: receives the encoded reports' bytes.
     ///   - restart: called before the file is positioned again; it must discard every report
     ///     written so far, or throw (for example ``BatchLocatorError/cannotStartOver(path:)``).
     ///   - progress: called with the number of samples done so far, after each sample.
@@ -73,24 +78,33 @@ public struct BatchLocator: Sendable {
     ///   success leaves no file).
     public func run(
         path: String, hasDevices: (Bool) throws -> Void = { _ in },
-        write: (PositionReport) -> Void, restart: () throws -> Void,
-        progress: (Int) -> Void = { _ in }
+        write: (PositionReport) -> Void,
+        encoder: () -> ShardedPositioningEngine.ReportEncoder? = { nil },
+        writeEncoded: ([UInt8], Int) -> Void = { _, _ in },
+        restart: () throws -> Void, progress: (Int) -> Void = { _ in }
     ) throws -> BatchResult {
         var configuration = self.configuration
         var reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
         try hasDevices(reader.hasDevices)
+        let smooth = self.smooth
+        let encoder = smooth ? nil : encoder()
         let modesForActivity = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)
         var held: [PositionReport] = []
-        let smooth = self.smooth
         var pass = SampleOrder.firstPass(hasDevices: reader.hasDevices)
         var engine: ShardedPositioningEngine
         var restarted = false
         while true {
             configuration.reorderDelay = pass.reorderDelay
             engine = try ShardedPositioningEngine(
-                plan: plan, calibration: models, configuration: configuration, jobs: jobs)
+                plan: plan, calibration: models, configuration: configuration, jobs: jobs, encoder: encoder)
             func emitReady() {
-                if smooth { engine.drain { held.append($0) } } else { engine.drain(write) }
+                if smooth {
+                    engine.drain { held.append($0) }
+                } else if encoder != nil {
+                    engine.drainEncoded(writeEncoded)
+                } else {
+                    engine.drain(write)
+                }
             }
             if pass == .sorted {
                 var all: [RSSISample] = []
@@ -122,7 +136,13 @@ public struct BatchLocator: Sendable {
             pass = next
             reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
         }
-        if smooth { held += engine.finish() } else { engine.finishReleasing(write) }
+        if smooth {
+            held += engine.finish()
+        } else if encoder != nil {
+            engine.finishReleasingEncoded(writeEncoded)
+        } else {
+            engine.finishReleasing(write)
+        }
         if smooth { try engine.smooth(held).forEach(write) }
         var result = BatchResult(
             counts: reader.counts, statistics: engine.statistics, sorted: pass == .sorted,

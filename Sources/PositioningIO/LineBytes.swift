@@ -4,9 +4,10 @@ import Foundation
 /// quoted for CSV or JSON, each written exactly as the `String`-based formatting it replaces
 /// (`String(format: "%.3f")`, `String(Int)`, …) writes it, without allocating per line.
 struct LineBytes {
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(256) }
+    /// An empty line with room for `capacity` bytes (0: no buffer until the first byte).
+    init(reserving capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     mutating func clear() { bytes.removeAll(keepingCapacity: true) }
 

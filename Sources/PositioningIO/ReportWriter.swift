@@ -5,10 +5,7 @@ import Foundation
 public final class ReportWriter {
     private let output: OutputFile
     private let format: ReportFormat
-    private let includeDevice: Bool
-    private let includeDeviceOffset: Bool
-    private let includeCovariance: Bool
-    private let includeMotion: Bool
+    private let lineFormat: ReportLineFormat
     private var written = 0
     private var line = LineBytes()
     private let plan: FloorPlan?
@@ -27,10 +24,9 @@ public final class ReportWriter {
     ) throws(GeoJSONError) {
         self.output = output
         self.format = format
-        self.includeDevice = includeDevice
-        self.includeDeviceOffset = includeDeviceOffset
-        self.includeCovariance = includeCovariance
-        self.includeMotion = includeMotion
+        lineFormat = ReportLineFormat(
+            format: format, includeDevice: includeDevice, includeDeviceOffset: includeDeviceOffset,
+            includeCovariance: includeCovariance, includeMotion: includeMotion)
         self.plan = plan
         if format == .geojson {
             guard let plan else { throw .noGeoreference(plan: "") }
@@ -52,11 +48,11 @@ public final class ReportWriter {
         switch format {
         case .csv:
             var header: String = "timestamp,x,y,floor,accuracy"
-            if includeDevice { header += ",device" }
+            if lineFormat.includeDevice { header += ",device" }
             header += ",z,zone,source,beacons"
-            if includeCovariance { header += ",var_x,var_y,cov_xy" }
-            if includeDeviceOffset { header += ",device_offset" }
-            if includeMotion { header += ",p_standing,p_strolling,p_walking" }
+            if lineFormat.includeCovariance { header += ",var_x,var_y,cov_xy" }
+            if lineFormat.includeDeviceOffset { header += ",device_offset" }
+            if lineFormat.includeMotion { header += ",p_standing,p_strolling,p_walking" }
             output.write(header + "\n")
         case .jsonl:
             break
@@ -74,112 +70,32 @@ public final class ReportWriter {
     /// Writes one report (built as bytes in a reused line; no allocation per report).
     public func write(_ report: PositionReport) {
         line.clear()
-        switch format {
-        case .csv:
-            line.append(fixed: report.timestamp, digits: 3)
-            line.append(",")
-            line.append(fixed: report.position.x, digits: 3)
-            line.append(",")
-            line.append(fixed: report.position.y, digits: 3)
-            line.append(",")
-            line.append(integer: report.level)
-            line.append(",")
-            line.append(fixed: report.accuracy, digits: 3)
-            if includeDevice {
-                line.append(",")
-                line.append(csvField: report.device ?? "")
-            }
-            line.append(",")
-            line.append(fixed: report.position.z, digits: 3)
-            line.append(",")
-            line.append(csvField: report.zone ?? "")
-            line.append(",")
-            line.append(report.source.rawValue)
-            line.append(",")
-            line.append(integer: report.beaconCount)
-            if includeCovariance {
-                line.append(",")
-                line.append(fixed: report.covariance.xx, digits: 6)
-                line.append(",")
-                line.append(fixed: report.covariance.yy, digits: 6)
-                line.append(",")
-                line.append(fixed: report.covariance.xy, digits: 6)
-            }
-            if includeDeviceOffset {
-                line.append(",")
-                if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) }
-            }
-            if includeMotion {
-                for mode in MotionMode.allCases {
-                    line.append(",")
-                    if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) }
-                }
-            }
-            line.append("\n")
-        case .jsonl:
-            appendProperties(report)
-            line.append("\n")
-        case .geojson:
+        if format == .geojson {
             guard let start = geoJSON?.pointStart(report) else { return }
             line.append(start)
-            appendProperties(report)
+            lineFormat.appendProperties(report, to: &line)
             line.append("}")
+        } else {
+            lineFormat.appendLine(report, to: &line)
         }
         output.write(line.bytes)
         written += 1
+    }
+
+    /// A function that encodes one report as this writer writes it, for threads of their own
+    /// (``ShardedPositioningEngine/ReportEncoder``): nil for GeoJSON, whose features only this
+    /// writer can separate. Its bytes go to ``write(encoded:reports:)``.
+    public var encoder: ShardedPositioningEngine.ReportEncoder? { lineFormat.encoder }
+
+    /// Writes the bytes of `reports` reports made by ``encoder``, in output order.
+    public func write(encoded bytes: [UInt8], reports: Int) {
+        output.write(bytes)
+        written += reports
     }
 
     /// Writes what a format needs at the end and commits the output.
     public func finish() throws(FileError) {
         if let text = geoJSON?.footer() { output.write(text) }
         try output.commit()
-    }
-
-    private func appendProperties(_ report: PositionReport) {
-        line.append("{\"timestamp\":")
-        line.append(fixed: report.timestamp, digits: 3)
-        if includeDevice {
-            line.append(",\"device\":")
-            line.append(jsonString: report.device ?? "")
-        }
-        line.append(",\"x\":")
-        line.append(fixed: report.position.x, digits: 3)
-        line.append(",\"y\":")
-        line.append(fixed: report.position.y, digits: 3)
-        line.append(",\"z\":")
-        line.append(fixed: report.position.z, digits: 3)
-        line.append(",\"floor\":")
-        line.append(integer: report.level)
-        line.append(",\"accuracy\":")
-        line.append(fixed: report.accuracy, digits: 3)
-        line.append(",\"zone\":")
-        if let zone = report.zone { line.append(jsonString: zone) } else { line.append("null") }
-        line.append(",\"source\":\"")
-        line.append(report.source.rawValue)
-        line.append("\",\"beacons\":")
-        line.append(integer: report.beaconCount)
-        if includeCovariance {
-            line.append(",\"var_x\":")
-            line.append(fixed: report.covariance.xx, digits: 6)
-            line.append(",\"var_y\":")
-            line.append(fixed: report.covariance.yy, digits: 6)
-            line.append(",\"cov_xy\":")
-            line.append(fixed: report.covariance.xy, digits: 6)
-        }
-        if includeDeviceOffset {
-            line.append(",\"device_offset\":")
-            if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) } else { line.append("null") }
-        }
-        if includeMotion {
-            for mode in MotionMode.allCases {
-                line.append(",\"p_\(mode)\":")
-                if let motion = report.motion {
-                    line.append(fixed: motion[mode], digits: 3)
-                } else {
-                    line.append("null")
-                }
-            }
-        }
-        line.append("}")
     }
 }

@@ -51,10 +51,11 @@ struct SampleOrder {
     /// The largest step back this pass can take.
     private let tolerance: Double
     private let forgetAfter: Double?
-    private var latest: [String?: Double] = [:]
-    /// The device of the previous sample and its latest time (`isStale`: later than the
-    /// dictionary's entry, which is brought up to date when another device comes).
+    private var latest = DeviceClockTable()
+    /// The device of the previous sample, its slot in `latest` and its latest time (`isStale`:
+    /// later than the table's entry, which is brought up to date when another device comes).
     private var current: String??
+    private var currentSlot = 0
     private var currentLatest = -Double.infinity
     private var isStale = false
     private var clock = -Double.infinity
@@ -77,46 +78,42 @@ struct SampleOrder {
             isStale = isStale || time != currentLatest
             currentLatest = time
         } else {
-            if isStale, let current { latest[current] = currentLatest }
-            isStale = false
+            writeBack()
             current = .some(sample.device)
             // One lookup for a device that changes every row (rows of many devices in time
             // order): its entry is read and, unless this row steps back, set to this time.
-            var stepBack = 0.0
-            Self.advance(
-                &latest[sample.device, default: -.infinity], to: time, latest: &currentLatest, stepBack: &stepBack)
-            if stepBack > 0 { return stepsBack(stepBack) }
+            currentSlot = latest.slot(for: sample.device)
+            let stored = latest[slot: currentSlot]
+            if time < stored {
+                currentLatest = stored
+                return stepsBack(stored - time)
+            }
+            latest[slot: currentSlot] = time
+            currentLatest = time
         }
         if time > clock {
             clock = time
             if let forgetAfter, clock >= nextSweep {
                 nextSweep = clock + forgetAfter / 2
-                if isStale, let current { latest[current] = currentLatest }
-                isStale = false
-                // Remove in place (a filtered copy would grow again on every insert).
-                let cutoff = clock - forgetAfter
-                let stale = latest.compactMap { $0.value < cutoff ? $0.key : nil }
-                for key in stale { latest.removeValue(forKey: key) }
+                writeBack()
+                latest.removeAll(before: clock - forgetAfter)
+                // The slots moved: the next row looks its device up again.
+                current = nil
             }
         }
         return true
+    }
+
+    /// Brings the previous device's entry up to date with its latest time.
+    private mutating func writeBack() {
+        if isStale { latest[slot: currentSlot] = currentLatest }
+        isStale = false
     }
 
     /// A row `stepBack` seconds behind its device's latest: noted, and whether this pass takes it.
     private mutating func stepsBack(_ stepBack: Double) -> Bool {
         largestStepBack = max(largestStepBack, stepBack)
         return stepBack <= tolerance
-    }
-
-    /// A device's entry `stored` meets a row at `time`: `latest` becomes the device's latest
-    /// time, and `stored` too unless the row steps back (then `stepBack` > 0).
-    private static func advance(_ stored: inout Double, to time: Double, latest: inout Double, stepBack: inout Double) {
-        if time < stored {
-            stepBack = stored - time
-        } else {
-            stored = time
-        }
-        latest = stored
     }
 
     /// Reads the rest of `reader` for its largest step back and returns the pass the whole

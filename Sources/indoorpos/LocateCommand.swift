@@ -127,6 +127,8 @@ struct LocateCommand: ParsableCommand {
                         includeMotion: reportMotion, plan: floorPlan)
                 },
                 write: { writer?.write($0) },
+                encoder: { writer?.encoder },
+                writeEncoded: { writer?.write(encoded: $0, reports: $1) },
                 restart: {
                     guard writer?.restart() == true else {
                         throw BatchLocatorError.cannotStartOver(path: output ?? "-")

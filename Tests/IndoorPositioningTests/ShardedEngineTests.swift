@@ -131,6 +131,42 @@ struct ShardedEngineTests {
         }
     }
 
+    @Test("with an encoder, the workers' bytes are the reports' encodings in the reports' order")
+    func encodedReports() throws {
+        let (site, samples) = try Self.traffic(seed: 43)
+        let encoder: ShardedPositioningEngine.ReportEncoder = { report, bytes in
+            bytes.append(contentsOf: "\(report)\n".utf8)
+        }
+        for (name, setting, smooth) in Self.settings() where !smooth {
+            for jobs in 1...3 {
+                let plain = try Self.sharded(samples, plan: site.plan, configuration: setting, jobs: jobs)
+                let engine = try ShardedPositioningEngine(
+                    plan: site.plan, configuration: setting, jobs: jobs, encoder: encoder)
+                var bytes: [UInt8] = []
+                var count = 0
+                var chunks = 0
+                func take(_ chunk: [UInt8], _ reports: Int) {
+                    #expect(!chunk.isEmpty && reports > 0)
+                    bytes += chunk
+                    count += reports
+                    chunks += 1
+                }
+                for sample in samples {
+                    engine.push(sample)
+                    engine.drainEncoded(take)
+                    engine.drain { _ in Issue.record("a report besides the bytes") }
+                }
+                engine.finishReleasingEncoded(take)
+                var expected: [UInt8] = []
+                for report in plain.reports { encoder(report, &expected) }
+                #expect(count == plain.reports.count, "\(name), \(jobs) jobs")
+                #expect(bytes == expected, "\(name), \(jobs) jobs")
+                #expect(chunks > 2)
+                #expect(engine.statistics.accepted == plain.accepted)
+            }
+        }
+    }
+
     @Test("the consistency watch on: 2 and 3 threads give the reports of 1, for every setting")
     func sameForAnyJobs() throws {
         let (site, samples) = try Self.traffic(seed: 42)

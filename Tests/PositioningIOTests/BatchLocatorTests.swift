@@ -62,14 +62,18 @@ struct BatchLocatorTests {
         return reports + engine.finish()
     }
 
-    @Test("an in-order file streams in one pass; a row 30 rows late starts over sorted with the same reports")
-    func orderAndSorting() throws {
-        // The bundled sample sorted by device, then time (as recorded it steps back by a few
-        // milliseconds here and there).
-        let rows = lines.dropFirst().sorted { a, b in
+    /// The bundled sample's rows sorted by device, then time (as recorded it steps back by a few
+    /// milliseconds here and there).
+    func rowsInOrder() -> [Substring] {
+        lines.dropFirst().sorted { a, b in
             let x = a.split(separator: ","), y = b.split(separator: ",")
             return (x[1], Double(x[0])!) < (y[1], Double(y[0])!)
         }
+    }
+
+    @Test("an in-order file streams in one pass; a row 30 rows late starts over sorted with the same reports")
+    func orderAndSorting() throws {
+        let rows = rowsInOrder()
         let inOrder = try locate(BatchLocator(plan: plan), try write(rows, "in-order.csv"))
         #expect(inOrder.restarts == 0 && !inOrder.result.sorted)
         #expect(inOrder.result.counts.read == rows.count)
@@ -84,6 +88,41 @@ struct BatchLocatorTests {
         #expect(shuffled.restarts == 1 && shuffled.result.sorted)
         #expect(shuffled.reports == inOrder.reports)
         #expect(shuffled.reports == (try engineReports(try write(late, "late-copy.csv"))))
+    }
+
+    @Test("reports encoded on the worker threads give the file of reports written one by one, starting over included")
+    func encodedOutput() throws {
+        // In order (by device, then time), and with a row 30 rows late (a start over, sorted):
+        // written report by report on one thread, and encoded on one and on two.
+        let rows = rowsInOrder()
+        var late = rows
+        late.insert(late.remove(at: 100), at: 130)
+        for (index, rows) in [rows, late].enumerated() {
+            let path = try write(rows, "encoded-\(index).csv")
+            var texts: [String] = []
+            for (encoded, jobs) in [(false, 1), (true, 1), (true, 2)] {
+                let out = directory.appendingPathComponent("out-\(index)-\(encoded)-\(jobs).csv").path
+                var writer: ReportWriter?
+                var restarts = 0
+                _ = try BatchLocator(plan: plan, jobs: jobs).run(
+                    path: path,
+                    hasDevices: {
+                        writer = try ReportWriter(
+                            output: try OutputFile(path: out), format: .csv, includeDevice: $0)
+                    },
+                    write: { writer?.write($0) }, encoder: { encoded ? writer?.encoder : nil },
+                    writeEncoded: { writer?.write(encoded: $0, reports: $1) },
+                    restart: {
+                        restarts += 1
+                        #expect(writer?.restart() == true)
+                    })
+                #expect(restarts == index)
+                try writer?.finish()
+                texts.append(try String(contentsOfFile: out, encoding: .utf8))
+            }
+            #expect(texts[0].split(separator: "\n").count > 100)
+            #expect(texts.allSatisfy { $0 == texts[0] })
+        }
     }
 
     @Test("smoothing writes one smoothed report per causal one, at the same times, with smaller uncertainty overall")

@@ -70,6 +70,48 @@ struct ReportWriterTests {
         }
     }
 
+    @Test(
+        "reports encoded by the writer's encoder (other threads) give the bytes the writer writes",
+        arguments: [ReportFormat.csv, .jsonl])
+    func encoded(format: ReportFormat) throws {
+        var other = Self.report
+        other.device = nil
+        other.zone = nil
+        other.deviceOffset = -3.25
+        other.covariance = PositionCovariance(xx: 0.5, xy: -0.125, yy: 0.25)
+        other.motion = ModeProbabilities(standing: 0.2, strolling: 0.3, walking: 0.5)
+        let reports = [Self.report, other, Self.report]
+        for device in [false, true] {
+            var texts: [String] = []
+            for encoded in [false, true] {
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID())")
+                defer { try? FileManager.default.removeItem(at: url) }
+                let writer = try ReportWriter(
+                    output: try OutputFile(path: url.path), format: format, includeDevice: device,
+                    includeDeviceOffset: true, includeCovariance: true, includeMotion: true)
+                if encoded {
+                    let encoder = try #require(writer.encoder)
+                    // Two chunks, as the engine hands them out: one report, then two.
+                    for chunk in [reports[..<1], reports[1...]] {
+                        var bytes: [UInt8] = []
+                        for report in chunk { encoder(report, &bytes) }
+                        writer.write(encoded: bytes, reports: chunk.count)
+                    }
+                } else {
+                    reports.forEach(writer.write)
+                }
+                #expect(writer.count == 3)
+                try writer.finish()
+                texts.append(try String(contentsOf: url, encoding: .utf8))
+            }
+            #expect(texts[0] == texts[1], "\(format), device \(device)")
+            #expect(texts[0].contains("-3.25") && texts[0].contains("0.500"))
+        }
+        let geo = try ReportWriter(
+            output: try OutputFile(path: nil), format: .geojson, includeDevice: false, plan: Self.georeferenced)
+        #expect(geo.encoder == nil)
+    }
+
     @Test("committing over an existing file replaces it")
     func replacesExisting() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixes-\(UUID()).csv")

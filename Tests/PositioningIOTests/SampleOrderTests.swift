@@ -41,4 +41,57 @@ struct SampleOrderTests {
         // A (latest 4 s) was forgotten by 30 s: its row at 3 s starts it anew; B's step back counts.
         #expect(admitted == [true, true, true, true, true, true, false])
     }
+
+    /// The check's rule written plainly: every device's latest time in a dictionary, updated by
+    /// each row that does not step back; with idle release, swept as `SampleOrder` sweeps.
+    static func reference(_ rows: [(String, Double)], idleRelease: Double?) -> ([Bool], Double) {
+        var latest: [String: Double] = [:]
+        var clock = -Double.infinity
+        var nextSweep = -Double.infinity
+        var largest = 0.0
+        var admitted: [Bool] = []
+        for (device, time) in rows {
+            if let stored = latest[device], time < stored {
+                largest = max(largest, stored - time)
+                admitted.append(false)
+                continue
+            }
+            latest[device] = time
+            if time > clock {
+                clock = time
+                if let idleRelease, clock >= nextSweep {
+                    nextSweep = clock + 0.75 * idleRelease
+                    latest = latest.filter { $0.value >= clock - 1.5 * idleRelease }
+                }
+            }
+            admitted.append(true)
+        }
+        return (admitted, largest)
+    }
+
+    @Test(
+        "thousands of devices, runs and interleaving, with and without idle release: as the plain rule",
+        arguments: [nil, 3.0])
+    func manyDevices(idleRelease: Double?) {
+        var random = DeviceClockTableTests.SplitMix(state: 7)
+        var rows: [(String, Double)] = []
+        var time = 0.0
+        for _ in 0..<30_000 {
+            // Mostly forward in time, with runs of one device and jumps back of up to 2 s.
+            time += Double(random.next() % 100) / 1_000
+            let device = "phone-\(random.next() % 3_000)"
+            let run = 1 + Int(random.next() % 3)
+            for step in 0..<run {
+                let back = random.next() % 10 == 0 ? Double(random.next() % 2_000) / 1_000 : 0
+                rows.append((device, time + Double(step) * 0.01 - back))
+            }
+        }
+        let (admitted, stepBack) = Self.check(rows, idleRelease: idleRelease)
+        let (expected, expectedStepBack) = Self.reference(rows, idleRelease: idleRelease)
+        // Compared row by row (a failure names the first row that differs, not 60,000 flags).
+        #expect(admitted.count == expected.count)
+        #expect(admitted.indices.first { $0 < expected.count && admitted[$0] != expected[$0] } == nil)
+        #expect(stepBack == expectedStepBack)
+        #expect(admitted.contains(false))
+    }
 }
