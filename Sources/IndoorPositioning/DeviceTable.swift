@@ -1,5 +1,5 @@
-/// The engine's devices: their tracks in one array, found by name through a dictionary with
-/// the last device remembered (consecutive samples usually come from the same phone), and when
+/// The engine's devices: their tracks in one array, found by name through a hash table
+/// (``DeviceNameTable``) with the last device remembered (consecutive samples usually come from the same phone), and when
 /// each was last heard, for releasing idle ones. A released track's slot is emptied in place
 /// and reused by the next new device, so no track is ever moved or copied.
 ///
@@ -12,11 +12,11 @@ struct DeviceTable: Sendable {
     /// When each slot's track last got a sample, seconds (+∞ for a free slot).
     private var lastHeard: [Double] = []
     private var free: [Int] = []
-    private var index: [String?: Int] = [:]
+    private var index = DeviceNameTable<Int>(filler: -1)
     private var lastDevice: String??
     private var lastSlot = 0
     /// Devices asleep, by name.
-    private var asleep: [String?: DormantDevice] = [:]
+    private var asleep = DeviceNameTable<DormantDevice>(filler: DormantDevice.filler)
     /// Slots used since the last compaction (each once; the next pass looks only at these).
     private var awake: [Int] = []
     private var isAwake: [Bool] = []
@@ -33,7 +33,8 @@ struct DeviceTable: Sendable {
     /// The slot of `device`'s track, or nil when it has none.
     mutating func slot(of device: String?) -> Int? {
         if let lastDevice, lastDevice == device { return lastSlot }
-        guard let found = index[device] else { return nil }
+        guard let entry = index.slot(of: device) else { return nil }
+        let found = index[slot: entry]
         lastDevice = .some(device)
         lastSlot = found
         return found
@@ -44,7 +45,8 @@ struct DeviceTable: Sendable {
     mutating func insert(_ track: consuming DeviceTrack) -> Int {
         var track = track
         var heard = -Double.infinity
-        if !asleep.isEmpty, let dormant = asleep.removeValue(forKey: track.device) {
+        if !asleep.isEmpty, let entry = asleep.slot(of: track.device) {
+            let dormant = asleep.remove(slot: entry)
             track.restore(dormant)
             heard = dormant.heard
         }
@@ -59,7 +61,7 @@ struct DeviceTable: Sendable {
             lastHeard.append(heard)
             isAwake.append(false)
         }
-        index[track.device] = slot
+        index.set(slot, for: track.device)
         lastDevice = .some(track.device)
         lastSlot = slot
         markAwake(slot)
@@ -75,37 +77,24 @@ struct DeviceTable: Sendable {
     )
         -> Bool
     {
-        // One lookup: a new device is inserted by the default, a held one changed in place.
-        var isNew = false
-        func first() -> DormantDevice {
-            isNew = true
-            return DormantDevice(first: sample)
+        // One lookup: a new device is inserted holding the sample, a held one changed in place.
+        let (entry, inserted) = asleep.slot(of: device, inserting: { DormantDevice(first: sample) })
+        if inserted { return true }
+        return asleep.update(slot: entry) { dormant in
+            guard dormant.keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay) else {
+                return false
+            }
+            dormant.append(sample)
+            return true
         }
-        return Self.hold(
-            sample, in: &asleep[device, default: first()], isNew: { isNew }, epoch: epoch,
-            reorderDelay: reorderDelay)
-    }
-
-    /// Adds `sample` to a device held as samples, unless it would close its first epoch (false);
-    /// a device just created from it (`isNew`) holds it already.
-    private static func hold(
-        _ sample: DeviceTrack.Pending, in dormant: inout DormantDevice, isNew: () -> Bool, epoch: Double,
-        reorderDelay: Double
-    ) -> Bool {
-        if isNew() { return true }
-        guard dormant.keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay) else {
-            return false
-        }
-        dormant.append(sample)
-        return true
     }
 
     /// Whether `device` is asleep.
-    func isAsleep(_ device: String?) -> Bool { asleep[device] != nil }
+    func isAsleep(_ device: String?) -> Bool { asleep.slot(of: device) != nil }
 
     /// The devices asleep, heard last before `time` (all with +∞).
     func asleep(heardBefore time: Double) -> [String?] {
-        asleep.compactMap { $0.value.heard < time ? $0.key : nil }
+        asleep.occupiedSlots.compactMap { asleep[slot: $0].heard < time ? asleep.name(at: $0) : nil }
     }
 
     /// Keeps small every device not heard since `time`, among those used since the last call:
@@ -128,7 +117,7 @@ struct DeviceTable: Sendable {
             if let dormant = slots[slot]!.dormant() {
                 let device = slots[slot]!.device
                 remove(slot)
-                asleep[device] = dormant
+                asleep.set(dormant, for: device)
             } else {
                 slots[slot]!.releaseScratch()
             }
@@ -175,7 +164,7 @@ struct DeviceTable: Sendable {
     /// Frees the slot of a track (the track is dropped in place).
     mutating func remove(_ slot: Int) {
         guard let track = slots[slot] else { return }
-        index[track.device] = nil
+        if let entry = index.slot(of: track.device) { index.remove(slot: entry) }
         slots[slot] = nil
         lastHeard[slot] = .infinity
         free.append(slot)
@@ -200,7 +189,7 @@ struct DeviceTable: Sendable {
     /// that finishing it needs no second lookup while that table is not changed).
     enum Held {
         case awake(slot: Int)
-        case asleep(device: String?, index: Dictionary<String?, DormantDevice>.Index)
+        case asleep(device: String?, index: Int)
     }
 
     /// Every device held, awake or asleep, in device-name order (nil first): the order
@@ -211,8 +200,8 @@ struct DeviceTable: Sendable {
         for slot in slots.indices {
             if let track = slots[slot] { held.append((track.device ?? "", .awake(slot: slot))) }
         }
-        for index in asleep.indices {
-            let device = asleep.keys[index]
+        for index in asleep.occupiedSlots {
+            let device = asleep.name(at: index)
             held.append((device ?? "", .asleep(device: device, index: index)))
         }
         held.sort { $0.name < $1.name }
@@ -227,14 +216,14 @@ struct DeviceTable: Sendable {
 
     /// The samples of a device asleep at `index` (from ``allHeldInNameOrder()``, the devices
     /// asleep unchanged since).
-    func dormant(at index: Dictionary<String?, DormantDevice>.Index) -> DormantDevice {
-        asleep.values[index]
+    func dormant(at index: Int) -> DormantDevice {
+        asleep[slot: index]
     }
 
     /// Forgets every device asleep, at once: the end of the input, after each was finished
     /// through ``dormant(at:)``.
     mutating func forgetAsleep() {
-        asleep = [:]
+        asleep.removeAll()
     }
 
     /// All slots in device-name order (nil first), the order ``PositioningEngine/finish()`` closes them in.

@@ -15,6 +15,9 @@ struct DormantDevice: Sendable {
     /// The earliest sample's time, seconds: the start of the device's epoch grid.
     private(set) var earliest: Double
 
+    /// What the empty slots of the table of devices asleep hold (never a device's).
+    static let filler = DormantDevice(first: DeviceTrack.Pending(time: 0, slot: 0, rssi: 0))
+
     init(first: DeviceTrack.Pending, rest: [DeviceTrack.Pending] = []) {
         self.first = first
         self.rest = rest

@@ -51,7 +51,7 @@ struct SampleOrder {
     /// The largest step back this pass can take.
     private let tolerance: Double
     private let forgetAfter: Double?
-    private var latest = DeviceClockTable()
+    private var latest = DeviceNameTable<Double>(filler: -.infinity)
     /// The device of the previous sample, its slot in `latest` and its latest time (`isStale`:
     /// later than the table's entry, which is brought up to date when another device comes).
     private var current: String??
@@ -82,7 +82,7 @@ struct SampleOrder {
             current = .some(sample.device)
             // One lookup for a device that changes every row (rows of many devices in time
             // order): its entry is read and, unless this row steps back, set to this time.
-            currentSlot = latest.slot(for: sample.device)
+            currentSlot = latest.slot(of: sample.device, inserting: { -.infinity }).slot
             let stored = latest[slot: currentSlot]
             if time < stored {
                 currentLatest = stored
@@ -96,7 +96,8 @@ struct SampleOrder {
             if let forgetAfter, clock >= nextSweep {
                 nextSweep = clock + forgetAfter / 2
                 writeBack()
-                latest.removeAll(before: clock - forgetAfter)
+                let cutoff = clock - forgetAfter
+                latest.filter { $0 >= cutoff }
                 // The slots moved: the next row looks its device up again.
                 current = nil
             }

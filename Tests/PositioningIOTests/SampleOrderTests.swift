@@ -1,5 +1,6 @@
 import Foundation
 import IndoorPositioning
+import TestSupport
 import Testing
 
 @testable import PositioningIO
@@ -73,7 +74,7 @@ struct SampleOrderTests {
         "thousands of devices, runs and interleaving, with and without idle release: as the plain rule",
         arguments: [nil, 3.0])
     func manyDevices(idleRelease: Double?) {
-        var random = DeviceClockTableTests.SplitMix(state: 7)
+        var random = SeededGenerator(seed: 7)
         var rows: [(String, Double)] = []
         var time = 0.0
         for _ in 0..<30_000 {
