@@ -1,7 +1,8 @@
 /// The engine's devices: their tracks in one array, found by name through a hash table
-/// (``DeviceNameTable``) with the last device remembered (consecutive samples usually come from the same phone), and when
-/// each was last heard, for releasing idle ones. A released track's slot is emptied in place
-/// and reused by the next new device, so no track is ever moved or copied.
+/// (``DeviceNameTable``) with the last device remembered (consecutive samples usually come from
+/// the same phone), and when each was last heard, for releasing idle ones. A released track's
+/// slot is emptied in place and reused by the next new device, so no track is ever moved or
+/// copied.
 ///
 /// Devices not heard for a while are kept small (``compact(before:)``): one that has closed no
 /// epoch sleeps as a ``DormantDevice`` outside the array, and a tracked one gives up its scratch
