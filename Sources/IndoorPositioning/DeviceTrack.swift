@@ -129,6 +129,35 @@ struct DeviceTrack: Sendable {
         tracker?.releaseScratch()
     }
 
+    /// Makes this track, once flushed (no pending sample, nothing held by the lag), a new track
+    /// for `device`: `template` (a new track) with the device changed, which keeps this track's
+    /// scratch buffers instead of growing its own. Every other property is the template's, so
+    /// the result reports exactly what `template` would; the buffers kept are the ones
+    /// ``releaseScratch()`` may free (filled before they are read) and the per-epoch sums,
+    /// counts and pending samples (empty, or zero, between epochs).
+    mutating func recycle(as device: String?, like template: DeviceTrack) {
+        var next = template
+        next.device = device
+        Self.keep(&pending, in: &next.pending)
+        Self.keep(&epochSamples, in: &next.epochSamples)
+        Self.keep(&touched, in: &next.touched)
+        Self.keep(&observations, in: &next.observations)
+        Self.keep(&measurements, in: &next.measurements)
+        Self.keep(&fresh, in: &next.fresh)
+        // Zero between epochs (clearAggregate after each); equal to the template's zeros.
+        if sums.count == next.sums.count, counts.count == next.counts.count {
+            swap(&sums, &next.sums)
+            swap(&counts, &next.counts)
+        }
+        self = next
+    }
+
+    /// Moves `buffer` (emptied, capacity kept) into `target`.
+    private static func keep<Element>(_ buffer: inout [Element], in target: inout [Element]) {
+        buffer.removeAll(keepingCapacity: true)
+        swap(&buffer, &target)
+    }
+
     /// The smoothed estimates of every track of this device (RTS over each recorded history),
     /// oldest first; empty when nothing was recorded.
     func smoothedEstimates() -> [TrackEstimate] {

@@ -27,6 +27,9 @@ public struct PositioningEngine: Sendable {
     /// A new track of no device: every device's track starts as a copy of it (sharing its
     /// buffers until the first write), so that making one validates and allocates nothing.
     private let newTrack: DeviceTrack
+    /// The track the last device finished from its samples alone was rebuilt in (end of input),
+    /// kept so that the next one reuses its buffers (``DeviceTrack/recycle(as:like:)``).
+    private var finisher: DeviceTrack?
     var ready: [PositionReport] = []
     /// The latest sample time pushed (any device), the clock idle devices are released by.
     private var clock = -Double.infinity
@@ -269,7 +272,14 @@ public struct PositioningEngine: Sendable {
             finishReleasing(held.device)
             try drain(body)
         }
+        forgetAsleep()
+    }
+
+    /// Forgets every device asleep, once each was finished one by one (the end of the input), and
+    /// the track they were finished in.
+    mutating func forgetAsleep() {
         devices.forgetAsleep()
+        finisher = nil
     }
 
     /// Closes the open epochs of one held device (reports wait in ``pull()``) and frees it (a
@@ -279,11 +289,17 @@ public struct PositioningEngine: Sendable {
         case .awake(let slot):
             close([slot], forgetting: true)
         case .asleep(let device, let index):
-            // Rebuilt and flushed outside the table.
-            var track = makeTrack(for: device)
-            track.restore(devices.dormant(at: index))
+            // Rebuilt and flushed outside the table, in the track the device before was finished
+            // in (its buffers reused; everything else a new track's).
+            // Worked on in place: the track is large, and each copy moves all of it.
+            if finisher == nil {
+                finisher = makeTrack(for: device)
+            } else {
+                finisher!.recycle(as: device, like: newTrack)
+            }
+            finisher!.restore(devices.dormant(at: index))
             let before = ready.count
-            track.flush(context: &context, into: &ready)
+            finisher!.flush(context: &context, into: &ready)
             context.statistics.reports += ready.count - before
         }
     }

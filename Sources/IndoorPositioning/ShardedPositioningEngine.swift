@@ -405,7 +405,7 @@ public final class ShardedPositioningEngine {
             try emit()
         }
         complete()
-        if releasing { for worker in workers { worker.engine.devices.forgetAsleep() } }
+        if releasing { for worker in workers { worker.engine.forgetAsleep() } }
         try emit()
     }
 }

@@ -122,6 +122,71 @@ struct EngineCompactionTests {
         #expect(released.reports == finished.reports)
     }
 
+    @Test(
+        "phones asleep finished one after another in one reused track: each reports as a new track would, across floors and zones"
+    )
+    func finishedInReusedTrack() throws {
+        // Two floors, each split into two zones; 120 phones heard for half a second each, at
+        // times of the walk on either floor, so that the phone finished before another (in name
+        // order) often stood on the other floor or in the other zone.
+        let (plan, walkSamples, walk) = try EngineFloorTests.site(seed: 5, switchAt: 60)
+        let width = walk.configuration.width, height = walk.configuration.height
+        func zones(_ level: Int) -> [Zone] {
+            [
+                Zone(
+                    id: "west\(level)",
+                    polygon: Polygon([
+                        Point2D(x: 0, y: 0), Point2D(x: width / 2, y: 0), Point2D(x: width / 2, y: height),
+                        Point2D(x: 0, y: height)
+                    ])),
+                Zone(
+                    id: "east\(level)",
+                    polygon: Polygon([
+                        Point2D(x: width / 2, y: 0), Point2D(x: width, y: 0), Point2D(x: width, y: height),
+                        Point2D(x: width / 2, y: height)
+                    ]))
+            ]
+        }
+        let zoned = try FloorPlan(
+            name: plan.name, defaults: plan.defaults,
+            floors: plan.floors.map {
+                Floor(
+                    level: $0.level, elevation: $0.elevation, outline: $0.outline, zones: zones($0.level),
+                    beacons: $0.beacons)
+            })
+        var samples: [RSSISample] = []
+        var random = SeededGenerator(seed: 77)
+        for phone in 0..<120 {
+            let start = Double(random.next() % 1_180) / 10
+            for var sample in walkSamples where sample.timestamp >= start && sample.timestamp < start + 0.5 {
+                sample.device = "phone\(phone)"
+                sample.timestamp = Double(phone) * 0.01 + sample.timestamp - start
+                samples.append(sample)
+            }
+        }
+        samples.sort { ($0.timestamp, $0.device ?? "") < ($1.timestamp, $1.device ?? "") }
+        for (name, configuration) in Self.settings() {
+            var engine = try PositioningEngine(plan: zoned, configuration: configuration)
+            var kept = try PositioningEngine(plan: zoned, configuration: configuration)
+            for sample in samples {
+                engine.push(sample)
+                kept.push(sample)
+            }
+            #expect(engine.pull().isEmpty && kept.pull().isEmpty, "\(name): no epoch closed before the end")
+            #expect(engine.asleepDeviceCount == 120, "\(name)")
+            var released: [PositionReport] = []
+            engine.finishReleasing { released.append($0) }
+            // finish() wakes every phone into a new track of its own.
+            let finished = kept.finish()
+            #expect(released.count == 120, "\(name)")
+            // The first phone that differs, if any (not two lists of 120 reports).
+            let differing = released.indices.first { $0 < finished.count && released[$0] != finished[$0] }
+            #expect(differing == nil, "\(name): \(differing.map { "\(released[$0]) against \(finished[$0])" } ?? "")")
+            #expect(Set(finished.map(\.level)) == [0, 1], "\(name)")
+            #expect(Set(finished.compactMap(\.zone)).count == 4, "\(name)")
+        }
+    }
+
     @Test("a device asleep is released like an awake one: the same reports, counted once")
     func releasedAsleep() throws {
         let site = try SimulatedSite(seed: 34)
