@@ -15,7 +15,7 @@ public struct BatchResult: Sendable {
     /// The models learned while locating (with online learning), per beacon in plan order.
     public let learnedModels: [LearnedPathLoss]?
     /// Whether the file's `activity` column turned on the tracker's motion modes, which the
-    /// configuration had off (``BatchLocator/run(path:hasDevices:write:restart:progress:)``).
+    /// configuration had off (``BatchLocator/run(path:hasDevices:write:encoder:writeEncoded:restart:progress:)``).
     public var motionModesForActivity = false
 
     /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".

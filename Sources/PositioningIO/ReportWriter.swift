@@ -83,7 +83,7 @@ public final class ReportWriter {
     }
 
     /// A function that encodes one report as this writer writes it, for threads of their own
-    /// (``ShardedPositioningEngine/ReportEncoder``): nil for GeoJSON, whose features only this
+    /// (`ShardedPositioningEngine.ReportEncoder`): nil for GeoJSON, whose features only this
     /// writer can separate. Its bytes go to ``write(encoded:reports:)``.
     public var encoder: ShardedPositioningEngine.ReportEncoder? { lineFormat.encoder }
 
