@@ -259,13 +259,11 @@ public final class ShardedPositioningEngine {
 
     // MARK: Slices
 
-    /// The worker of `device`'s shard: FNV-1a of its name's UTF-8 bytes (fixed across runs and
-    /// machines, unlike `Hasher`).
+    /// The worker of `device`'s shard: the hash the device tables use (FNV-1a of the name's UTF-8
+    /// bytes, ``DeviceNameTable``; fixed across runs and machines, unlike `Hasher`).
     private func shard(of device: String?) -> Int {
         guard jobs > 1, let device else { return 0 }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(hash % UInt64(jobs))
+        return Int(DeviceNameTable<Int>.hash(device) % UInt64(jobs))
     }
 
     /// Completes the slice in flight, then hands the slice read since to the workers (with
