@@ -66,6 +66,19 @@ struct BeaconConsistency: Sendable {
         inflation = Array(repeating: 1, count: levels.count)
     }
 
+    /// Makes this watch equal to `other` (a watch over the same beacons), in this one's storage.
+    mutating func overwrite(with other: BeaconConsistency) {
+        guard levels == other.levels else {
+            self = other
+            return
+        }
+        mean.overwrite(with: other.mean)
+        epochs.overwrite(with: other.epochs)
+        excluded.overwrite(with: other.excluded)
+        inflation.overwrite(with: other.inflation)
+        scored.overwrite(with: other.scored)
+    }
+
     /// Adds one epoch's normalised squared residual `u` of the beacon in `slot`.
     mutating func record(slot: Int, normalizedSquaredResidual u: Double) {
         guard u.isFinite else { return }

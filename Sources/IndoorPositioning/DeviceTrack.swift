@@ -130,32 +130,33 @@ struct DeviceTrack: Sendable {
     }
 
     /// Makes this track, once flushed (no pending sample, nothing held by the lag), a new track
-    /// for `device`: `template` (a new track) with the device changed, which keeps this track's
-    /// scratch buffers instead of growing its own. Every other property is the template's, so
-    /// the result reports exactly what `template` would; the buffers kept are the ones
-    /// ``releaseScratch()`` may free (filled before they are read) and the per-epoch sums,
-    /// counts and pending samples (empty, or zero, between epochs).
+    /// for `device`: every property is set to `template`'s (a new track), with the device
+    /// changed, so the result reports exactly what `template` would. Arrays and the watch are
+    /// overwritten in their own storage (``Swift/Array/overwrite(with:)``) rather than replaced
+    /// by the template's, so that finishing many devices one after another in one track neither
+    /// frees and grows buffers nor counts references to the template's for each device.
     mutating func recycle(as device: String?, like template: DeviceTrack) {
-        var next = template
-        next.device = device
-        Self.keep(&pending, in: &next.pending)
-        Self.keep(&epochSamples, in: &next.epochSamples)
-        Self.keep(&touched, in: &next.touched)
-        Self.keep(&observations, in: &next.observations)
-        Self.keep(&measurements, in: &next.measurements)
-        Self.keep(&fresh, in: &next.fresh)
-        // Zero between epochs (clearAggregate after each); equal to the template's zeros.
-        if sums.count == next.sums.count, counts.count == next.counts.count {
-            swap(&sums, &next.sums)
-            swap(&counts, &next.counts)
-        }
-        self = next
-    }
-
-    /// Moves `buffer` (emptied, capacity kept) into `target`.
-    private static func keep<Element>(_ buffer: inout [Element], in target: inout [Element]) {
-        buffer.removeAll(keepingCapacity: true)
-        swap(&buffer, &target)
+        self.device = device
+        grid = template.grid
+        pending.overwrite(with: template.pending)
+        epochSamples.overwrite(with: template.epochSamples)
+        tracker = template.tracker
+        retiredHistories.overwrite(with: template.retiredHistories)
+        lastOffset = template.lastOffset
+        floorEstimator = template.floorEstimator
+        level = template.level
+        sums.overwrite(with: template.sums)
+        counts.overwrite(with: template.counts)
+        touched.overwrite(with: template.touched)
+        observations.overwrite(with: template.observations)
+        measurements.overwrite(with: template.measurements)
+        fix = template.fix
+        fit.overwrite(with: template.fit)
+        if zones != template.zones { zones = template.zones }
+        held.overwrite(with: template.held)
+        fresh.overwrite(with: template.fresh)
+        if lagZones != template.lagZones { lagZones = template.lagZones }
+        heldLessons.overwrite(with: template.heldLessons)
     }
 
     /// The smoothed estimates of every track of this device (RTS over each recorded history),

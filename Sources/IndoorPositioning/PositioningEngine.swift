@@ -26,10 +26,10 @@ public struct PositioningEngine: Sendable {
     var devices = DeviceTable()
     /// A new track of no device: every device's track starts as a copy of it (sharing its
     /// buffers until the first write), so that making one validates and allocates nothing.
-    private let newTrack: DeviceTrack
+    let newTrack: DeviceTrack
     /// The track the last device finished from its samples alone was rebuilt in (end of input),
     /// kept so that the next one reuses its buffers (``DeviceTrack/recycle(as:like:)``).
-    private var finisher: DeviceTrack?
+    private(set) var finisher: DeviceTrack?
     var ready: [PositionReport] = []
     /// The latest sample time pushed (any device), the clock idle devices are released by.
     private var clock = -Double.infinity

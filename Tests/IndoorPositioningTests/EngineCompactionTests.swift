@@ -184,7 +184,31 @@ struct EngineCompactionTests {
             #expect(differing == nil, "\(name): \(differing.map { "\(released[$0]) against \(finished[$0])" } ?? "")")
             #expect(Set(finished.map(\.level)) == [0, 1], "\(name)")
             #expect(Set(finished.compactMap(\.zone)).count == 4, "\(name)")
+
+            // The reused track, after each phone, recycled for the next: every stored property
+            // (private ones too, arrays element by element) as a new track's.
+            var probe = try PositioningEngine(plan: zoned, configuration: configuration)
+            for sample in samples { probe.push(sample) }
+            var template = probe.newTrack
+            template.device = "next"
+            let expected = Self.dumped(template)
+            var mismatches = 0
+            for held in probe.devices.allHeldInNameOrder() {
+                probe.finishReleasing(held.device)
+                guard var recycled = probe.finisher else { continue }
+                recycled.recycle(as: "next", like: probe.newTrack)
+                if Self.dumped(recycled) != expected { mismatches += 1 }
+            }
+            #expect(probe.finisher != nil, "\(name): the phones were finished in a reused track")
+            #expect(mismatches == 0, "\(name): \(mismatches) of 120 recycled tracks differ from a new track")
         }
+    }
+
+    /// Every stored property of `value`, nested ones too, as `dump` writes them.
+    static func dumped<T>(_ value: T) -> String {
+        var text = ""
+        dump(value, to: &text, maxDepth: .max, maxItems: .max)
+        return text
     }
 
     @Test("a device asleep is released like an awake one: the same reports, counted once")
