@@ -72,16 +72,19 @@ final class ShardWorker: @unchecked Sendable {
         }
     }
 
+    /// Takes the engine's reports (or their bytes) under `tag`.
     private func collect(tag: Int) {
-        engine.drain { report in
-            if let encoder {
+        guard !engine.ready.isEmpty else { return }
+        if let encoder {
+            for report in engine.ready {
                 encoder(report, &encoded)
                 encodedEnds.append(encoded.count)
-            } else {
-                reports.append(report)
             }
-            reportTags.append(tag)
+        } else {
+            reports.append(contentsOf: engine.ready)
         }
+        reportTags.append(contentsOf: repeatElement(tag, count: engine.ready.count))
+        engine.ready.removeAll(keepingCapacity: true)
     }
 
     /// Hands over the effects recorded since the last call.
