@@ -116,10 +116,17 @@ public struct BatchLocator: Sendable {
                 }
                 break
             }
-            var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease)
+            var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease) {
+                count, body throws(FileError) in
+                let again = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+                for _ in 0..<count {
+                    guard let sample = try again.next() else { break }
+                    body(sample)
+                }
+            }
             var next: SampleOrder.Pass?
             while let sample = try reader.next() {
-                if !order.admits(sample) {
+                if try !order.admits(sample) {
                     next = try order.passAfterReading(reader)
                     break
                 }

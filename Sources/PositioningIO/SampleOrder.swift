@@ -16,9 +16,13 @@ import IndoorPositioning
 /// a file with devices) ends it: the rest of the file is read for its largest step back, and
 /// the locator starts over with the right delay, or sorted (and the summary says so).
 ///
-/// Each device's latest time is kept while the device is active; with idle release, devices
-/// not heard for 1.5 × the idle-release time (after the engine released them) are forgotten,
-/// so memory follows the active devices.
+/// While the rows come in time order (each at or after every row before it), no row can step
+/// back within its device, and nothing is kept per device. At the first row that comes earlier
+/// than one before it, each device's latest time is needed: the rows taken so far are read
+/// again from the file (``earlierRows``) to build it, once, and from then on each device's
+/// latest time is kept while the device is active; with idle release, devices not heard for
+/// 1.5 × the idle-release time (after the engine released them) are forgotten, so memory
+/// follows the active devices.
 struct SampleOrder {
     /// How `locate` goes through the file.
     enum Pass: Equatable {
@@ -62,16 +66,50 @@ struct SampleOrder {
     private var nextSweep = -Double.infinity
     /// The largest step back seen, seconds.
     private(set) var largestStepBack = 0.0
+    /// Hands the first `count` rows given to ``admits(_:)`` to `body` again, in order.
+    typealias EarlierRows = (_ count: Int, _ body: (RSSISample) -> Void) throws(FileError) -> Void
+    private let earlierRows: EarlierRows
+    /// Whether each device's latest time is kept (false while every row came in time order).
+    private(set) var keepsLatest = false
+    /// Rows given to ``admits(_:)`` so far.
+    private var rows = 0
 
     /// A check for `pass`, on a stream whose idle devices are released after `idleRelease`
-    /// seconds (nil: never, and every device's latest time is kept).
-    init(pass: Pass, idleRelease: Double?) {
+    /// seconds (nil: never, and every device's latest time is kept), that reads the rows it was
+    /// given again through `earlierRows` when they stop coming in time order.
+    init(pass: Pass, idleRelease: Double?, earlierRows: @escaping EarlierRows) {
         if case .stream(let stepBack) = pass { tolerance = stepBack } else { tolerance = .infinity }
         forgetAfter = idleRelease.map { 1.5 * $0 }
+        self.earlierRows = earlierRows
     }
 
     /// Whether `sample` can be streamed exactly in this pass.
-    mutating func admits(_ sample: RSSISample) -> Bool {
+    /// - Throws: what reading the earlier rows again throws (at most once per check).
+    mutating func admits(_ sample: RSSISample) throws(FileError) -> Bool {
+        if !keepsLatest {
+            // In time order so far: no device's latest is after the clock.
+            if sample.timestamp >= clock {
+                clock = sample.timestamp
+                rows += 1
+                return true
+            }
+            try keepLatest()
+        }
+        rows += 1
+        return admitsKeepingLatest(sample)
+    }
+
+    /// Builds each device's latest time from the rows taken so far, as if it had been kept from
+    /// the first row on (every one of them is admitted again: none stepped back).
+    private mutating func keepLatest() throws(FileError) {
+        keepsLatest = true
+        clock = -.infinity
+        var replay = self
+        try earlierRows(rows) { sample in _ = replay.admitsKeepingLatest(sample) }
+        self = replay
+    }
+
+    private mutating func admitsKeepingLatest(_ sample: RSSISample) -> Bool {
         let time = sample.timestamp
         if current == .some(sample.device) {
             if time < currentLatest { return stepsBack(currentLatest - time) }
@@ -120,7 +158,7 @@ struct SampleOrder {
     /// Reads the rest of `reader` for its largest step back and returns the pass the whole
     /// file needs.
     mutating func passAfterReading(_ reader: RSSISampleReader) throws(FileError) -> Pass {
-        while largestStepBack <= Self.window, let sample = try reader.next() { _ = admits(sample) }
+        while largestStepBack <= Self.window, let sample = try reader.next() { _ = try admits(sample) }
         return Self.pass(forStepBack: largestStepBack)
     }
 }

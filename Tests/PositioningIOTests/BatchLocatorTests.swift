@@ -90,6 +90,52 @@ struct BatchLocatorTests {
         #expect(shuffled.reports == (try engineReports(try write(late, "late-copy.csv"))))
     }
 
+    @Test(
+        "a file in time order across devices streams without keeping any device's time; a row late in its device, far down, reads the rows before it again and starts over sorted, bad rows skipped alike"
+    )
+    func timeOrderThenLate() throws {
+        // The walks' rows interleaved by time; their own times are 1.58e9 s apart from each
+        // other, so shift each device to start at 0 s.
+        let fields = rowsInOrder().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        var starts: [Substring: Double] = [:]
+        for field in fields { starts[field[1]] = min(starts[field[1]] ?? .infinity, Double(field[0])!) }
+        let timed = fields.map { field -> (time: Double, row: Substring) in
+            let time = Double(field[0])! - starts[field[1]]!
+            return (
+                time,
+                Substring(([String(format: "%.4f", time)] + field.dropFirst().map(String.init)).joined(separator: ","))
+            )
+        }.sorted { $0.time < $1.time }
+        let rows = timed.map(\.row)
+        let inOrder = try locate(BatchLocator(plan: plan), try write(rows, "time-order.csv"))
+        #expect(inOrder.restarts == 0 && !inOrder.result.sorted)
+        // Interleaved, the devices' reports come out interleaved: the same reports by device.
+        let byDevice = { (reports: [PositionReport]) in
+            reports.sorted { ($0.device ?? "", $0.timestamp) < ($1.device ?? "", $1.timestamp) }
+        }
+        #expect(byDevice(inOrder.reports) == byDevice(try engineReports(try write(rows, "time-order-copy.csv"))))
+
+        // Three quarters down, a row moved after its own device's row 2 s later (a step back of
+        // 2 s: sorted), with bad rows before it that the reading again must skip as the first
+        // reading did.
+        let device = { (row: Substring) in row.split(separator: ",")[1] }
+        let index = rows.count * 3 / 4
+        let target = try #require(
+            rows.indices.first {
+                $0 > index && device(rows[$0]) == device(rows[index]) && timed[$0].time > timed[index].time + 2
+            })
+        var late = rows
+        late.insert(late.remove(at: index), at: target)
+        late.insert("not,a,row", at: 10)
+        late.insert("1.0,\(device(rows[0])),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,loud", at: 500)
+        let path = try write(late, "time-order-late.csv")
+        let shuffled = try locate(BatchLocator(plan: plan, skipBadRows: true), path)
+        #expect(shuffled.restarts == 1 && shuffled.result.sorted)
+        #expect(shuffled.result.counts.read == late.count - 2 && shuffled.result.counts.badRows == 2)
+        late.removeAll { $0 == "not,a,row" || $0.hasSuffix(",loud") }
+        #expect(shuffled.reports == (try engineReports(try write(late, "time-order-late-clean.csv"))))
+    }
+
     @Test("reports encoded on the worker threads give the file of reports written one by one, starting over included")
     func encodedOutput() throws {
         // In order (by device, then time), and with a row 30 rows late (a start over, sorted):
