@@ -47,17 +47,17 @@ public final class EventWriter {
             line.append(",")
             line.append(csvField: event.identifier)
             line.append(",")
-            line.append(event.state.rawValue)
+            line.append(string: event.state.rawValue)
             if includeDevice {
                 line.append(",")
                 line.append(csvField: device ?? "")
             }
             if includeBeaconColumns {
                 line.append(",")
-                line.append(event.refinement?.description ?? "")
+                line.append(string: event.refinement?.description ?? "")
                 line.append(event.flag == nil ? "," : ",implausible")
                 line.append(",")
-                line.append(event.flag?.rawValue ?? "")
+                line.append(string: event.flag?.rawValue ?? "")
             }
         case .jsonl:
             line.append("{\"timestamp\":")
@@ -65,16 +65,16 @@ public final class EventWriter {
             line.append(",\"region\":")
             line.append(jsonString: event.identifier)
             line.append(",\"state\":\"")
-            line.append(event.state.rawValue)
+            line.append(string: event.state.rawValue)
             line.append("\"")
             if includeDevice {
                 line.append(",\"device\":")
                 line.append(jsonString: device ?? "")
             }
             if includeBeaconColumns {
-                line.append(",\"refinement\":" + (event.refinement.map { "\"\($0)\"" } ?? "null"))
-                line.append(",\"flag\":" + (event.flag == nil ? "null" : "\"implausible\""))
-                line.append(",\"reason\":" + (event.flag.map { "\"\($0.rawValue)\"" } ?? "null"))
+                line.append(string: ",\"refinement\":" + (event.refinement.map { "\"\($0)\"" } ?? "null"))
+                line.append(string: ",\"flag\":" + (event.flag == nil ? "null" : "\"implausible\""))
+                line.append(string: ",\"reason\":" + (event.flag.map { "\"\($0.rawValue)\"" } ?? "null"))
             }
             line.append("}")
         }

@@ -15,7 +15,7 @@ struct LineBytes {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func append(string text: String) { bytes.append(contentsOf: text.utf8) }
 
     mutating func append(byte: UInt8) { bytes.append(byte) }
 
@@ -41,7 +41,7 @@ struct LineBytes {
         guard (0...9).contains(digits), product < 4_503_599_627_370_496,
             magnitude == 0 || magnitude > 1e-280
         else {
-            append(String(format: "%.\(digits)f", value))
+            append(string: String(format: "%.\(digits)f", value))
             return
         }
         // magnitude × scale exactly = product + error: the error of a product is a double,
@@ -77,13 +77,13 @@ struct LineBytes {
         guard plain else {
             // Characters, not bytes, decide for other text (as the String-based writer did).
             if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) {
-                append("\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+                append(string: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
             } else {
-                append(text)
+                append(string: text)
             }
             return
         }
-        guard needsQuotes else { return append(text) }
+        guard needsQuotes else { return append(string: text) }
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             if byte == UInt8(ascii: "\"") { bytes.append(byte) }

@@ -33,7 +33,7 @@ struct ReportLineFormat: Sendable {
             line.append(",")
             line.append(csvField: report.zone ?? "")
             line.append(",")
-            line.append(report.source.rawValue)
+            line.append(string: report.source.rawValue)
             line.append(",")
             line.append(integer: report.beaconCount)
             if includeCovariance {
@@ -84,7 +84,7 @@ struct ReportLineFormat: Sendable {
         line.append(",\"zone\":")
         if let zone = report.zone { line.append(jsonString: zone) } else { line.append("null") }
         line.append(",\"source\":\"")
-        line.append(report.source.rawValue)
+        line.append(string: report.source.rawValue)
         line.append("\",\"beacons\":")
         line.append(integer: report.beaconCount)
         if includeCovariance {
@@ -101,7 +101,7 @@ struct ReportLineFormat: Sendable {
         }
         if includeMotion {
             for mode in MotionMode.allCases {
-                line.append(",\"p_\(mode)\":")
+                line.append(string: ",\"p_\(mode)\":")
                 if let motion = report.motion {
                     line.append(fixed: motion[mode], digits: 3)
                 } else {

@@ -72,7 +72,7 @@ public final class ReportWriter {
         line.clear()
         if format == .geojson {
             guard let start = geoJSON?.pointStart(report) else { return }
-            line.append(start)
+            line.append(string: start)
             lineFormat.appendProperties(report, to: &line)
             line.append("}")
         } else {
