@@ -53,8 +53,11 @@ package struct DeviceNameTable<Value> {
 
     /// The slot of `name`, or nil when it has no entry.
     @inlinable
-    package func slot(of name: String?) -> Int? {
-        let hash = Self.hash(name)
+    package func slot(of name: String?) -> Int? { slot(of: name, hash: Self.hash(name)) }
+
+    /// The slot of `name`, whose ``DeviceNameHash`` is `hash`, or nil when it has no entry.
+    @inlinable
+    package func slot(of name: String?, hash: UInt64) -> Int? {
         let tag = Self.tag(hash)
         let mask = tags.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -68,7 +71,14 @@ package struct DeviceNameTable<Value> {
     /// The slot of `name`, inserted with `make()` when it has no entry; `inserted` says which.
     @inlinable
     package mutating func slot(of name: String?, inserting make: () -> Value) -> (slot: Int, inserted: Bool) {
-        let hash = Self.hash(name)
+        slot(of: name, hash: Self.hash(name), inserting: make)
+    }
+
+    /// ``slot(of:inserting:)`` for a name whose ``DeviceNameHash`` is `hash`.
+    @inlinable
+    package mutating func slot(
+        of name: String?, hash: UInt64, inserting make: () -> Value
+    ) -> (slot: Int, inserted: Bool) {
         let tag = Self.tag(hash)
         let mask = tags.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -90,7 +100,14 @@ package struct DeviceNameTable<Value> {
     @inlinable
     @discardableResult
     package mutating func set(_ value: Value, for name: String?) -> Int {
-        let (slot, inserted) = slot(of: name, inserting: { value })
+        set(value, for: name, hash: Self.hash(name))
+    }
+
+    /// ``set(_:for:)`` for a name whose ``DeviceNameHash`` is `hash`.
+    @inlinable
+    @discardableResult
+    package mutating func set(_ value: Value, for name: String?, hash: UInt64) -> Int {
+        let (slot, inserted) = slot(of: name, hash: hash, inserting: { value })
         if !inserted { entries[slot].value = value }
         return slot
     }
@@ -188,13 +205,9 @@ package struct DeviceNameTable<Value> {
         return index
     }
 
-    /// FNV-1a over the name's UTF-8 bytes, high bits folded down (nil: the hash of no bytes).
+    /// The name's ``DeviceNameHash``.
     @inlinable
-    static func hash(_ name: String?) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        if let name { for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
-        return hash ^ (hash >> 29)
-    }
+    static func hash(_ name: String?) -> UInt64 { DeviceNameHash.of(name) }
 
     /// The slot tag of `hash`: its seven top bits with the high bit set (never 0).
     @inlinable

@@ -33,8 +33,16 @@ struct DeviceTable: Sendable {
 
     /// The slot of `device`'s track, or nil when it has none.
     mutating func slot(of device: String?) -> Int? {
+        var hash: UInt64?
+        return slot(of: device, hash: &hash)
+    }
+
+    /// ``slot(of:)`` with the device's ``DeviceNameHash`` if known; when the lookup needs it and
+    /// it is not, it is computed and left in `hash` for the next lookup of the same device.
+    mutating func slot(of device: String?, hash: inout UInt64?) -> Int? {
         if let lastDevice, lastDevice == device { return lastSlot }
-        guard let entry = index.slot(of: device) else { return nil }
+        if hash == nil { hash = DeviceNameHash.of(device) }
+        guard let entry = index.slot(of: device, hash: hash!) else { return nil }
         let found = index[slot: entry]
         lastDevice = .some(device)
         lastSlot = found
@@ -44,9 +52,14 @@ struct DeviceTable: Sendable {
     /// Adds a track of a device that has none and returns its slot. A device asleep wakes into
     /// it: its samples are taken into `track` first (and it was last heard at its latest).
     mutating func insert(_ track: consuming DeviceTrack) -> Int {
+        insert(track, hash: DeviceNameHash.of(track.device))
+    }
+
+    /// ``insert(_:)`` for a track whose device's ``DeviceNameHash`` is `hash`.
+    mutating func insert(_ track: consuming DeviceTrack, hash: UInt64) -> Int {
         var track = track
         var heard = -Double.infinity
-        if !asleep.isEmpty, let entry = asleep.slot(of: track.device) {
+        if !asleep.isEmpty, let entry = asleep.slot(of: track.device, hash: hash) {
             let dormant = asleep.remove(slot: entry)
             track.restore(dormant)
             heard = dormant.heard
@@ -62,7 +75,7 @@ struct DeviceTable: Sendable {
             lastHeard.append(heard)
             isAwake.append(false)
         }
-        index.set(slot, for: track.device)
+        index.set(slot, for: track.device, hash: hash)
         lastDevice = .some(track.device)
         lastSlot = slot
         markAwake(slot)
@@ -73,13 +86,14 @@ struct DeviceTable: Sendable {
     /// cannot close the device's first epoch: the first sample of a new device, or one more
     /// sample of a device held so, inside that epoch. False (nothing held) when the device needs
     /// its track: ``insert(_:)`` then wakes it with its samples.
+    /// `hash` is the device's ``DeviceNameHash``.
     mutating func holdWithoutTrack(
-        _ sample: DeviceTrack.Pending, of device: String?, epoch: Double, reorderDelay: Double
+        _ sample: DeviceTrack.Pending, of device: String?, hash: UInt64, epoch: Double, reorderDelay: Double
     )
         -> Bool
     {
         // One lookup: a new device is inserted holding the sample, a held one changed in place.
-        let (entry, inserted) = asleep.slot(of: device, inserting: { DormantDevice(first: sample) })
+        let (entry, inserted) = asleep.slot(of: device, hash: hash, inserting: { DormantDevice(first: sample) })
         if inserted { return true }
         return asleep.update(slot: entry) { dormant in
             guard dormant.keepsFirstEpochOpen(at: sample.time, epoch: epoch, reorderDelay: reorderDelay) else {

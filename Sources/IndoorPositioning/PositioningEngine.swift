@@ -112,6 +112,14 @@ public struct PositioningEngine: Sendable {
     ///   ``statistics``. Never throws: bad samples are dropped, never fatal.
     @discardableResult
     public mutating func push(_ sample: RSSISample) -> SampleOutcome {
+        push(sample, deviceHash: nil)
+    }
+
+    /// ``push(_:)`` with the ``DeviceNameHash`` of the sample's device when the caller has it
+    /// (a reader that hashed the name's bytes), so that the device is looked up without hashing
+    /// its name again; nil: hashed here when needed.
+    @discardableResult
+    package mutating func push(_ sample: RSSISample, deviceHash: UInt64?) -> SampleOutcome {
         guard RSSISample.isUsableTimestamp(sample.timestamp) else {
             context.statistics.invalidTime += 1
             return .invalidTime
@@ -127,17 +135,19 @@ public struct PositioningEngine: Sendable {
         let pending = DeviceTrack.Pending(
             time: sample.timestamp, slot: slot, rssi: sample.rssi, activity: sample.activity)
         let used: Bool
-        if let index = devices.slot(of: sample.device) {
+        var hash = deviceHash
+        if let index = devices.slot(of: sample.device, hash: &hash) {
             used = add(pending, to: index)
         } else if configuration.compactAfter != nil,
             devices.holdWithoutTrack(
-                pending, of: sample.device, epoch: configuration.epoch, reorderDelay: configuration.reorderDelay)
+                pending, of: sample.device, hash: hash!, epoch: configuration.epoch,
+                reorderDelay: configuration.reorderDelay)
         {
             // A device that has closed no epoch is its samples until one would close an epoch.
             used = true
         } else {
             // A device held as samples wakes into the new track with them.
-            used = add(pending, to: devices.insert(makeTrack(for: sample.device)))
+            used = add(pending, to: devices.insert(makeTrack(for: sample.device), hash: hash!))
         }
         if sample.timestamp > clock {
             clock = sample.timestamp

@@ -11,6 +11,8 @@ final class ShardWorker: @unchecked Sendable {
     /// The rows of the slice to process and their tags.
     var rows: [RSSISample] = []
     var rowTags: [Int] = []
+    /// The rows' device name hashes, when known.
+    var rowHashes: [UInt64?] = []
     /// The reports made, in order, with their tags (with an encoder: their bytes, one after the
     /// other, and where each ends, in place of the reports).
     var reports: [PositionReport] = []
@@ -42,11 +44,12 @@ final class ShardWorker: @unchecked Sendable {
     func process() {
         for i in rows.indices {
             engine.context.recording?.tag = rowTags[i]
-            engine.push(rows[i])
+            engine.push(rows[i], deviceHash: rowHashes[i])
             collect(tag: rowTags[i])
         }
         rows.removeAll(keepingCapacity: true)
         rowTags.removeAll(keepingCapacity: true)
+        rowHashes.removeAll(keepingCapacity: true)
         for (tag, device) in finishing {
             engine.context.recording?.tag = tag
             if finishingReleases {

@@ -51,6 +51,8 @@ public final class ShardedPositioningEngine {
     /// The slice being read, per worker.
     private var pending: [[RSSISample]]
     private var pendingTags: [[Int]]
+    /// The rows' device name hashes, when known (``push(_:deviceHash:)``).
+    private var pendingHashes: [[UInt64?]]
     private var pendingRows = 0
     /// The time of the slice's first row with a usable time.
     private var sliceStart: Double?
@@ -114,6 +116,7 @@ public final class ShardedPositioningEngine {
         self.workers = workers
         pending = Array(repeating: [], count: jobs)
         pendingTags = Array(repeating: [], count: jobs)
+        pendingHashes = Array(repeating: [], count: jobs)
     }
 
     deinit {
@@ -141,6 +144,12 @@ public final class ShardedPositioningEngine {
     /// Feeds one sample (the order ``PositioningEngine/push(_:)`` needs). It is processed with
     /// its slice; the reports come out of ``drain(_:)`` once the slice is done.
     public func push(_ sample: RSSISample) {
+        push(sample, deviceHash: nil)
+    }
+
+    /// ``push(_:)`` with the ``DeviceNameHash`` of the sample's device when the caller has it
+    /// (see ``PositioningEngine/push(_:deviceHash:)``); nil: hashed here when needed.
+    package func push(_ sample: RSSISample, deviceHash: UInt64?) {
         if RSSISample.isUsableTimestamp(sample.timestamp) {
             // A row half an epoch or more from the slice's first starts the next slice, so that
             // an epoch it closes sees what the watch decided after the device's epoch before
@@ -154,9 +163,15 @@ public final class ShardedPositioningEngine {
         }
         if pendingRows > 0, sample.device != previousDevice { interleavings += 1 }
         previousDevice = sample.device
-        let worker = shard(of: sample.device)
+        var hash = deviceHash
+        var worker = 0
+        if jobs > 1 {
+            if hash == nil { hash = DeviceNameHash.of(sample.device) }
+            worker = Int(hash! % UInt64(jobs))
+        }
         pending[worker].append(sample)
         pendingTags[worker].append(nextTag)
+        pendingHashes[worker].append(hash)
         nextTag += 1
         pendingRows += 1
         // The clock only times idle release and model updates: not followed without them.
@@ -259,11 +274,11 @@ public final class ShardedPositioningEngine {
 
     // MARK: Slices
 
-    /// The worker of `device`'s shard: the hash the device tables use (FNV-1a of the name's UTF-8
-    /// bytes, ``DeviceNameTable``; fixed across runs and machines, unlike `Hasher`).
+    /// The worker of `device`'s shard: its ``DeviceNameHash`` modulo `jobs` (also the hash the
+    /// device tables use; fixed across runs and machines, unlike `Hasher`).
     private func shard(of device: String?) -> Int {
-        guard jobs > 1, let device else { return 0 }
-        return Int(DeviceNameTable<Int>.hash(device) % UInt64(jobs))
+        guard jobs > 1 else { return 0 }
+        return Int(DeviceNameHash.of(device) % UInt64(jobs))
     }
 
     /// Completes the slice in flight, then hands the slice read since to the workers (with
@@ -273,6 +288,7 @@ public final class ShardedPositioningEngine {
         for k in 0..<jobs {
             swap(&workers[k].rows, &pending[k])
             swap(&workers[k].rowTags, &pendingTags[k])
+            swap(&workers[k].rowHashes, &pendingHashes[k])
         }
         pendingRows = 0
         sliceStart = nil

@@ -130,7 +130,7 @@ public struct BatchLocator: Sendable {
                     next = try order.passAfterReading(reader)
                     break
                 }
-                engine.push(sample)
+                engine.push(sample, deviceHash: reader.deviceHash)
                 emitReady()
                 progress(reader.counts.read)
             }

@@ -55,6 +55,10 @@ public final class RSSISampleReader {
     public func next() throws(FileError) -> RSSISample? {
         try stream.next()
     }
+
+    /// The ``DeviceNameHash`` of the last sample's device, from the bytes it was read from (nil
+    /// for a file without devices): for ``PositioningEngine/push(_:deviceHash:)``.
+    package var deviceHash: UInt64? { stream.deviceHash }
 }
 
 /// The state of an ``RSSISampleReader`` in one value, so that a whole sample is parsed from
@@ -75,6 +79,8 @@ struct SampleStream {
     let columns: Columns
     private var identities = IdentityTable()
     private var devices = DeviceNames()
+    /// The device name hash of the last sample parsed (nil without a device column).
+    private(set) var deviceHash: UInt64?
     private(set) var counts = RSSISampleReader.Counts()
 
     init(rows: CSVRows, skipBadRows: Bool, columns: Columns) {
@@ -133,7 +139,7 @@ struct SampleStream {
         var device: String?
         if let index = columns.device {
             let range = try rows.trimmedRange(index)
-            guard let name = devices.name(rows.buffer, range) else {
+            guard let (name, hash) = devices.name(rows.buffer, range) else {
                 // Decoding would replace the bad bytes, and two names differing only there
                 // would become one device.
                 throw .invalidValue(
@@ -141,6 +147,7 @@ struct SampleStream {
                     expected: "valid UTF-8 text (names differing only in invalid bytes would be merged)")
             }
             device = name
+            deviceHash = hash
         }
         var activity: ActivityHint?
         if let index = columns.activity {
