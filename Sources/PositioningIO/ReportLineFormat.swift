@@ -16,48 +16,48 @@ struct ReportLineFormat: Sendable {
         switch format {
         case .csv:
             line.append(fixed: report.timestamp, digits: 3)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(fixed: report.position.x, digits: 3)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(fixed: report.position.y, digits: 3)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(integer: report.level)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(fixed: report.accuracy, digits: 3)
             if includeDevice {
-                line.append(",")
+                line.append(byte: UInt8(ascii: ","))
                 line.append(csvField: report.device ?? "")
             }
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(fixed: report.position.z, digits: 3)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(csvField: report.zone ?? "")
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(string: report.source.rawValue)
-            line.append(",")
+            line.append(byte: UInt8(ascii: ","))
             line.append(integer: report.beaconCount)
             if includeCovariance {
-                line.append(",")
+                line.append(byte: UInt8(ascii: ","))
                 line.append(fixed: report.covariance.xx, digits: 6)
-                line.append(",")
+                line.append(byte: UInt8(ascii: ","))
                 line.append(fixed: report.covariance.yy, digits: 6)
-                line.append(",")
+                line.append(byte: UInt8(ascii: ","))
                 line.append(fixed: report.covariance.xy, digits: 6)
             }
             if includeDeviceOffset {
-                line.append(",")
+                line.append(byte: UInt8(ascii: ","))
                 if let offset = report.deviceOffset { line.append(fixed: offset, digits: 2) }
             }
             if includeMotion {
                 for mode in MotionMode.allCases {
-                    line.append(",")
+                    line.append(byte: UInt8(ascii: ","))
                     if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) }
                 }
             }
-            line.append("\n")
+            line.append(byte: UInt8(ascii: "\n"))
         case .jsonl:
             appendProperties(report, to: &line)
-            line.append("\n")
+            line.append(byte: UInt8(ascii: "\n"))
         case .geojson:
             break
         }
