@@ -172,13 +172,20 @@ package struct DeviceNameTable<Value> {
     @inlinable
     package mutating func removeAll() { self = Self(filler: filler) }
 
+    /// Doubles the capacity, moving each entry (not copying it) to its place in the new table.
     @inlinable
     mutating func grow() {
-        var old: [Entry] = []
-        old.reserveCapacity(count)
-        for index in tags.indices where tags[index] != 0 { old.append(entries[index]) }
-        entries = []
-        rebuild(old, capacity: 2 * tags.count)
+        let oldTags = tags
+        var old = entries
+        entries = Array(repeating: Entry(name: nil, value: filler), count: 2 * oldTags.count)
+        tags = Array(repeating: 0, count: 2 * oldTags.count)
+        count = 0
+        for index in oldTags.indices where oldTags[index] != 0 {
+            var entry = Entry(name: nil, value: filler)
+            swap(&entry, &old[index])
+            let hash = Self.hash(entry.name)
+            place(entry, hash: hash)
+        }
     }
 
     /// Replaces the contents with `kept` (names distinct), at `capacity` slots or the power of
@@ -195,7 +202,8 @@ package struct DeviceNameTable<Value> {
 
     /// Puts an entry known to be absent in the first free slot of its probe run.
     @inlinable
-    mutating func place(_ entry: Entry, hash: UInt64) -> Int {
+    @discardableResult
+    mutating func place(_ entry: consuming Entry, hash: UInt64) -> Int {
         let mask = tags.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
         while tags[index] != 0 { index = (index + 1) & mask }
