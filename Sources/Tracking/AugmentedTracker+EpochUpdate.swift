@@ -184,6 +184,9 @@ extension AugmentedTracker {
                 scratch.rhs[i] = sum
                 cost += (scratch.xPrior[i] - scratch.xPost[i]) * sum
             }
+            // The block of x, y, vx, vy and Δ, which every sample adds to, is summed in local
+            // variables (the same additions in the same order) and written back once.
+            var block = KinematicBlock(info: scratch.info, rhs: scratch.rhs)
             for (k, s) in samples.enumerated() where scratch.accepted[k] {
                 // The first iteration linearises at the prior, where the rows are known already.
                 let row =
@@ -193,9 +196,10 @@ extension AugmentedTracker {
                         s, scratch.xPost, slot: scratch.sampleSlot[k],
                         correlation: scratch.sampleCorrelation[k], noiseScale: lambda)
                 let residual = s.rssi - row.h
-                row.accumulate(into: &scratch.info, &scratch.rhs, residual: residual)
+                row.accumulate(into: &block, &scratch.info, &scratch.rhs, residual: residual)
                 cost += residual * residual / row.r
             }
+            block.store(into: &scratch.info, &scratch.rhs)
             guard scratch.info.factorCholesky() else { throw .covarianceNotPositiveDefinite }
             scratch.info.solveFactored(&scratch.rhs)
             for i in 0..<n { scratch.xPost[i] += scratch.rhs[i] }
@@ -345,18 +349,97 @@ struct SampleRow {
     }
 
     /// info += Hᵀ H / R (its lower triangle, the part the Cholesky factorisation reads) and
-    /// rhs += Hᵀ residual / R.
+    /// rhs += Hᵀ residual / R: the entries of x, y, vx, vy and Δ into `block`, the bias slot's
+    /// row into `info` and `rhs`.
     @inline(__always)
-    func accumulate(into info: inout SquareMatrix, _ rhs: inout [Double], residual: Double) {
+    func accumulate(
+        into block: inout KinematicBlock, _ info: inout SquareMatrix, _ rhs: inout [Double], residual: Double
+    ) {
         let w = 1 / r
-        for a in 0..<count {
-            let (i, u) = entry(a)
-            let uw = u * w
-            rhs[i] += uw * residual
-            for b in 0...a {
-                let (j, v) = entry(b)
-                info[i, j] += uw * v
-            }
-        }
+        let e = (gx, gy, -tau * gx, -tau * gy, offset)
+        block.add(e, weight: w, residual: residual)
+        guard slot >= 0 else { return }
+        let uw = bias * w
+        rhs[slot] += uw * residual
+        info[slot, 0] += uw * e.0
+        info[slot, 1] += uw * e.1
+        info[slot, 2] += uw * e.2
+        info[slot, 3] += uw * e.3
+        info[slot, AugmentedTracker.offsetIndex] += uw * e.4
+        info[slot, slot] += uw * bias
+    }
+}
+
+/// The lower triangle of the information matrix's block of x, y, vx, vy and Δ (state indices
+/// 0…4) and those entries of the right-hand side, held in local variables while an epoch's
+/// samples are added: every sample adds to all of them, and writing them through the matrix
+/// checked the matrix's storage for each of the 20 additions.
+struct KinematicBlock {
+    /// Row-major lower triangle: (0,0); (1,0) (1,1); (2,0) (2,1) (2,2); …
+    private var cells:
+        (
+            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+            Double, Double, Double, Double, Double
+        )
+    private var rhs: (Double, Double, Double, Double, Double)
+
+    /// The block as it stands in `info` and `rhs`.
+    init(info: SquareMatrix, rhs: [Double]) {
+        cells = (
+            info[0, 0], info[1, 0], info[1, 1], info[2, 0], info[2, 1], info[2, 2], info[3, 0], info[3, 1],
+            info[3, 2], info[3, 3], info[4, 0], info[4, 1], info[4, 2], info[4, 3], info[4, 4]
+        )
+        self.rhs = (rhs[0], rhs[1], rhs[2], rhs[3], rhs[4])
+    }
+
+    /// Adds eᵀe·w to the cells and e·w·residual to the right-hand side (each product as
+    /// `SampleRow` forms it: (eₐ·w)·e_b).
+    @inline(__always)
+    mutating func add(_ e: (Double, Double, Double, Double, Double), weight w: Double, residual: Double) {
+        let u0 = e.0 * w, u1 = e.1 * w, u2 = e.2 * w, u3 = e.3 * w, u4 = e.4 * w
+        rhs.0 += u0 * residual
+        cells.0 += u0 * e.0
+        rhs.1 += u1 * residual
+        cells.1 += u1 * e.0
+        cells.2 += u1 * e.1
+        rhs.2 += u2 * residual
+        cells.3 += u2 * e.0
+        cells.4 += u2 * e.1
+        cells.5 += u2 * e.2
+        rhs.3 += u3 * residual
+        cells.6 += u3 * e.0
+        cells.7 += u3 * e.1
+        cells.8 += u3 * e.2
+        cells.9 += u3 * e.3
+        rhs.4 += u4 * residual
+        cells.10 += u4 * e.0
+        cells.11 += u4 * e.1
+        cells.12 += u4 * e.2
+        cells.13 += u4 * e.3
+        cells.14 += u4 * e.4
+    }
+
+    /// Writes the block back.
+    func store(into info: inout SquareMatrix, _ rhs: inout [Double]) {
+        info[0, 0] = cells.0
+        info[1, 0] = cells.1
+        info[1, 1] = cells.2
+        info[2, 0] = cells.3
+        info[2, 1] = cells.4
+        info[2, 2] = cells.5
+        info[3, 0] = cells.6
+        info[3, 1] = cells.7
+        info[3, 2] = cells.8
+        info[3, 3] = cells.9
+        info[4, 0] = cells.10
+        info[4, 1] = cells.11
+        info[4, 2] = cells.12
+        info[4, 3] = cells.13
+        info[4, 4] = cells.14
+        rhs[0] = self.rhs.0
+        rhs[1] = self.rhs.1
+        rhs[2] = self.rhs.2
+        rhs[3] = self.rhs.3
+        rhs[4] = self.rhs.4
     }
 }
