@@ -21,11 +21,13 @@ public struct SquareMatrix: Sendable, Hashable {
         storage = Array(repeating: 0, count: size * size)
     }
 
-    /// Element (row, column).
+    /// Element (row, column), both in `0..<size`. The storage index row · size + column is
+    /// computed without overflow checks (the factorisations' inner loops read it hundreds of times
+    /// per update) and bounds-checked like any array index.
     @inlinable
     public subscript(row: Int, column: Int) -> Double {
-        get { storage[row * size + column] }
-        set { storage[row * size + column] = newValue }
+        get { storage[row &* size &+ column] }
+        set { storage[row &* size &+ column] = newValue }
     }
 
     /// Copies `other`'s entries (same size) without allocating.
