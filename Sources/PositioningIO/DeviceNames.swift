@@ -14,7 +14,7 @@ struct DeviceNames {
     mutating func name(_ bytes: [UInt8], _ range: Range<Int>) -> (name: String, hash: UInt64)? {
         let hash = DeviceNameHash.of(bytes, range)
         let slot = Int(truncatingIfNeeded: hash) & (Self.slots - 1)
-        if let known = cache[slot], known.hash == hash, known.bytes[...] == bytes[range] {
+        if let known = cache[slot], known.hash == hash, known.bytes.spells(bytes, range) {
             return (known.name, hash)
         }
         guard let made = String(validating: bytes[range], as: UTF8.self) else { return nil }

@@ -13,8 +13,8 @@ struct IdentityTable {
 
     /// The UUID spelled by `bytes[range]` (any case, as `UUID(uuidString:)` accepts), or nil.
     mutating func uuid(_ bytes: [UInt8], _ range: Range<Int>) -> UUID? {
-        if last < texts.count, Self.equal(texts[last], bytes, range) { return uuids[last] }
-        for index in texts.indices where Self.equal(texts[index], bytes, range) {
+        if last < texts.count, texts[last].spells(bytes, range) { return uuids[last] }
+        for index in texts.indices where texts[index].spells(bytes, range) {
             last = index
             return uuids[index]
         }
@@ -25,15 +25,5 @@ struct IdentityTable {
             last = texts.count - 1
         }
         return parsed
-    }
-
-    static func equal(_ text: [UInt8], _ bytes: [UInt8], _ range: Range<Int>) -> Bool {
-        guard text.count == range.count else { return false }
-        var index = range.lowerBound
-        for byte in text {
-            if byte != bytes[index] { return false }
-            index += 1
-        }
-        return true
     }
 }

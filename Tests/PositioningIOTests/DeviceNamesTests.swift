@@ -42,6 +42,21 @@ struct DeviceNamesTests {
         #expect(names.name([0xFF, 0xFE], 0..<2) == nil)
     }
 
+    @Test("bytes spell a field exactly: the same bytes anywhere in the row, not one differing byte or length")
+    func spelling() {
+        let text = Array("F7826DA6-4FA2-4E98-8024-BC5B71E0893E".utf8)
+        let row = Array("0.5,F7826DA6-4FA2-4E98-8024-BC5B71E0893E,1,1,-60".utf8)
+        #expect(text.spells(row, 4..<40))
+        #expect(!text.spells(row, 3..<39))
+        #expect(!text.spells(row, 4..<39))
+        for position in text.indices {
+            var changed = row
+            changed[4 + position] ^= 0x01
+            #expect(!text.spells(changed, 4..<40), "byte \(position)")
+        }
+        #expect([UInt8]().spells(row, 2..<2))
+    }
+
     @Test("a file without devices hands no hash (the engine hashes the missing name itself)")
     func noDevices() throws {
         let text = "timestamp,uuid,major,minor,rssi\n0,F7826DA6-4FA2-4E98-8024-BC5B71E0893E,1,1,-60"
