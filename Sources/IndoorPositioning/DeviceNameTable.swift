@@ -163,22 +163,33 @@ package struct DeviceNameTable<Value> {
     /// they need).
     @inlinable
     package mutating func filter(_ keep: (Value) -> Bool) {
-        var kept: [Entry] = []
-        for index in tags.indices where tags[index] != 0 && keep(entries[index].value) { kept.append(entries[index]) }
-        rebuild(kept)
+        // Dropped entries are cleared where they stand; the rebuild below moves the others.
+        for index in tags.indices where tags[index] != 0 && !keep(entries[index].value) {
+            entries[index] = Entry(name: nil, value: filler)
+            tags[index] = 0
+            count -= 1
+        }
+        var size = Self.initialCapacity
+        while size < 2 * count { size *= 2 }
+        rebuild(capacity: size)
     }
 
     /// Empties the table (and gives its memory back).
     @inlinable
     package mutating func removeAll() { self = Self(filler: filler) }
 
-    /// Doubles the capacity, moving each entry (not copying it) to its place in the new table.
+    /// Doubles the capacity.
     @inlinable
-    mutating func grow() {
+    mutating func grow() { rebuild(capacity: 2 * tags.count) }
+
+    /// Moves every entry (not copying it) to its place in new arrays of `capacity` slots (a
+    /// power of two, at least twice the entries).
+    @inlinable
+    mutating func rebuild(capacity: Int) {
         let oldTags = tags
         var old = entries
-        entries = Array(repeating: Entry(name: nil, value: filler), count: 2 * oldTags.count)
-        tags = Array(repeating: 0, count: 2 * oldTags.count)
+        entries = Array(repeating: Entry(name: nil, value: filler), count: capacity)
+        tags = Array(repeating: 0, count: capacity)
         count = 0
         for index in oldTags.indices where oldTags[index] != 0 {
             var entry = Entry(name: nil, value: filler)
@@ -186,18 +197,6 @@ package struct DeviceNameTable<Value> {
             let hash = Self.hash(entry.name)
             place(entry, hash: hash)
         }
-    }
-
-    /// Replaces the contents with `kept` (names distinct), at `capacity` slots or the power of
-    /// two they need.
-    @inlinable
-    mutating func rebuild(_ kept: [Entry], capacity: Int = 0) {
-        var size = max(Self.initialCapacity, capacity)
-        while size < 2 * kept.count { size *= 2 }
-        entries = Array(repeating: Entry(name: nil, value: filler), count: size)
-        tags = Array(repeating: 0, count: size)
-        count = 0
-        for entry in kept { _ = place(entry, hash: Self.hash(entry.name)) }
     }
 
     /// Puts an entry known to be absent in the first free slot of its probe run.
