@@ -166,8 +166,9 @@ public final class ShardedPositioningEngine {
         var hash = deviceHash
         var worker = 0
         if jobs > 1 {
-            if hash == nil { hash = DeviceNameHash.of(sample.device) }
-            worker = Int(hash! % UInt64(jobs))
+            let known = hash ?? DeviceNameHash.of(sample.device)
+            hash = known
+            worker = shard(hash: known)
         }
         pending[worker].append(sample)
         pendingTags[worker].append(nextTag)
@@ -277,9 +278,11 @@ public final class ShardedPositioningEngine {
     /// The worker of `device`'s shard: its ``DeviceNameHash`` modulo `jobs` (also the hash the
     /// device tables use; fixed across runs and machines, unlike `Hasher`).
     private func shard(of device: String?) -> Int {
-        guard jobs > 1 else { return 0 }
-        return Int(DeviceNameHash.of(device) % UInt64(jobs))
+        jobs > 1 ? shard(hash: DeviceNameHash.of(device)) : 0
     }
+
+    /// The worker of the device whose ``DeviceNameHash`` is `hash`.
+    private func shard(hash: UInt64) -> Int { Int(hash % UInt64(jobs)) }
 
     /// Completes the slice in flight, then hands the slice read since to the workers (with
     /// `jobs` ≥ 2 it runs while the caller reads on; with 1 it runs now).
