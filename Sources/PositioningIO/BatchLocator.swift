@@ -84,7 +84,12 @@ public struct BatchLocator: Sendable {
         restart: () throws -> Void, progress: (Int) -> Void = { _ in }
     ) throws -> BatchResult {
         var configuration = self.configuration
-        var reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+        // The file from its first row (again for the order check and for a start over).
+        let skipBadRows = self.skipBadRows
+        func open() throws(FileError) -> RSSISampleReader {
+            try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+        }
+        var reader = try open()
         try hasDevices(reader.hasDevices)
         let smooth = self.smooth
         let encoder = smooth ? nil : encoder()
@@ -118,7 +123,7 @@ public struct BatchLocator: Sendable {
             }
             var order = SampleOrder(pass: pass, idleRelease: configuration.idleRelease) {
                 count, body throws(FileError) in
-                let again = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+                let again = try open()
                 for _ in 0..<count {
                     guard let sample = try again.next() else { break }
                     body(sample)
@@ -141,7 +146,7 @@ public struct BatchLocator: Sendable {
             try restart()
             held.removeAll()
             pass = next
-            reader = try RSSISampleReader(path: path, skipBadRows: skipBadRows)
+            reader = try open()
         }
         if smooth {
             held += engine.finish()
