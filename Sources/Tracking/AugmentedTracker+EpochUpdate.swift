@@ -319,15 +319,20 @@ struct SampleRow {
     /// Number of entries (5, or 6 with a bias slot).
     @inline(__always) var count: Int { slot >= 0 ? 6 : 5 }
 
+    /// The entries at x, y, vx, vy and Δ (state indices 0…4).
+    @inline(__always)
+    var kinematic: (Double, Double, Double, Double, Double) { (gx, gy, -tau * gx, -tau * gy, offset) }
+
     /// Entry `k` as (state index, value).
     @inline(__always)
     func entry(_ k: Int) -> (Int, Double) {
+        let e = kinematic
         switch k {
-        case 0: return (0, gx)
-        case 1: return (1, gy)
-        case 2: return (2, -tau * gx)
-        case 3: return (3, -tau * gy)
-        case 4: return (AugmentedTracker.offsetIndex, offset)
+        case 0: return (0, e.0)
+        case 1: return (1, e.1)
+        case 2: return (2, e.2)
+        case 3: return (3, e.3)
+        case 4: return (AugmentedTracker.offsetIndex, e.4)
         default: return (slot, bias)
         }
     }
@@ -356,7 +361,7 @@ struct SampleRow {
         into block: inout KinematicBlock, _ info: inout SquareMatrix, _ rhs: inout [Double], residual: Double
     ) {
         let w = 1 / r
-        let e = (gx, gy, -tau * gx, -tau * gy, offset)
+        let e = kinematic
         block.add(e, weight: w, residual: residual)
         guard slot >= 0 else { return }
         let uw = bias * w
