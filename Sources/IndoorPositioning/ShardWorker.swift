@@ -3,9 +3,10 @@
 /// tag of the row or end-of-input step that made it).
 ///
 /// Thread confinement, not locks, keeps it safe: the coordinator fills ``rows`` and reads the
-/// results only while no job of this worker is running, and a job runs on one thread at a time
-/// and is waited for (a `DispatchGroup`, whose wait orders the memory) before the coordinator
-/// touches the worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
+/// results only while no job of this worker is running; a job is run by the one thread that
+/// took its shard from the slice's ``ShardQueue`` (whose lock orders the memory of the hand-over),
+/// and the coordinator waits for every thread (a `DispatchGroup`, whose wait orders the memory
+/// too) before it touches the worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
 final class ShardWorker: @unchecked Sendable {
     var engine: PositioningEngine
     /// The rows of the slice to process and their tags.

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A batch engine that positions devices on several threads and gives the same reports, in the
 /// same order, for any number of threads.
@@ -12,10 +13,10 @@ import Dispatch
 /// row to the next: many devices at once, where slices must be long for the threads to pay);
 /// and after each row where idle release looks for idle devices or learned models are taken
 /// into use. Within a slice every device's samples go to the worker of its shard (by a hash of
-/// its name) and the workers run at once, each with the shared state as it stood when the slice
-/// began; what their epochs do to that state (the watch's scores, the learner's samples) is
-/// recorded, and at the end of the slice applied in input order, which is the order one thread
-/// would apply it in. Reports are merged back into input order the same way. The slicing
+/// its name, ``shard(hash:of:)``) and the workers run at once, each with the shared state as it
+/// stood when the slice began; what their epochs do to that state (the watch's scores, the
+/// learner's samples) is recorded, and at the end of the slice applied in input order, which is
+/// the order one thread would apply it in. Reports are merged back into input order the same way. The slicing
 /// depends on the input alone, so the reports are the same for every `jobs`.
 ///
 /// Against ``PositioningEngine`` fed the same samples the one difference is when the watch's
@@ -32,8 +33,12 @@ import Dispatch
 /// for sample in samples { engine.push(sample); engine.drain(write) }
 /// engine.finishReleasing(write)
 /// ```
-/// One owner pushes and drains (the class is not `Sendable`); with `jobs` ≥ 2 the workers run
-/// on Dispatch's global queue while the owner reads the next slice.
+/// One owner pushes and drains (the class is not `Sendable`). The owner's thread is one of the
+/// `jobs` threads: with `jobs` ≥ 2 the devices are shared out among ``shardsPerThread`` × `jobs`
+/// shards, each with its own engine, and `jobs` − 1 threads of Dispatch's global queue take a
+/// slice's shards one by one while the owner reads the next slice; then the owner takes what
+/// is left. So `jobs` threads are busy on `jobs` cores, none waiting for a core, and the shares
+/// balance by themselves whatever reading costs against positioning.
 public final class ShardedPositioningEngine {
     /// The most rows in one slice.
     public static let sliceRows = 4096
@@ -43,8 +48,11 @@ public final class ShardedPositioningEngine {
     /// Devices finished per step at the end of the input (bounds the reports held at once).
     static let finishChunk = 4096
 
-    /// Worker threads (1: everything on the caller's thread).
+    /// Threads, the caller's included (1: everything on the caller's thread).
     public let jobs: Int
+    /// Shards per thread with `jobs` ≥ 2: enough that the thread that finishes first has more
+    /// to take while another is busy, few enough that each is worth taking.
+    static let shardsPerThread = 4
     /// The site-wide state: the beacons' models, the consistency watch and the learner; no devices.
     private var coordinator: PositioningEngine
     private let workers: [ShardWorker]
@@ -70,7 +78,7 @@ public final class ShardedPositioningEngine {
     private var pendingIdleCheck: Double?
     private var pendingModelUpdate: Double?
     /// The slice running on the workers and its end-of-slice steps.
-    private var inFlight: (group: DispatchGroup, idleCheck: Double?, modelUpdate: Double?)?
+    private var inFlight: (group: DispatchGroup, queue: ShardQueue, idleCheck: Double?, modelUpdate: Double?)?
     /// Reports merged into input order, waiting for ``drain(_:)``.
     private var ready: [PositionReport] = []
     /// With an ``encoder``: the bytes of the reports merged into input order, and their number,
@@ -106,7 +114,7 @@ public final class ShardedPositioningEngine {
         // exact), so that no two threads share a buffer: reading a shared one still counts
         // references, and the counts would bounce between the cores.
         var workers: [ShardWorker] = []
-        for _ in 0..<jobs {
+        for _ in 0..<(jobs > 1 ? jobs * Self.shardsPerThread : 1) {
             let own = jobs > 1 ? (try? FloorPlan(jsonData: plan.jsonData())) ?? plan : plan
             workers.append(
                 ShardWorker(
@@ -114,9 +122,9 @@ public final class ShardedPositioningEngine {
                     encoder: encoder))
         }
         self.workers = workers
-        pending = Array(repeating: [], count: jobs)
-        pendingTags = Array(repeating: [], count: jobs)
-        pendingHashes = Array(repeating: [], count: jobs)
+        pending = Array(repeating: [], count: workers.count)
+        pendingTags = Array(repeating: [], count: workers.count)
+        pendingHashes = Array(repeating: [], count: workers.count)
     }
 
     deinit {
@@ -165,7 +173,7 @@ public final class ShardedPositioningEngine {
         previousDevice = sample.device
         var hash = deviceHash
         var worker = 0
-        if jobs > 1 {
+        if workers.count > 1 {
             let known = hash ?? DeviceNameHash.of(sample.device)
             hash = known
             worker = shard(hash: known)
@@ -237,15 +245,15 @@ public final class ShardedPositioningEngine {
     /// The Rauch–Tung–Striebel smoothed reports (see ``PositioningEngine/smooth(_:)``), each
     /// device's by the worker that tracked it, in the order given.
     public func smooth(_ reports: [PositionReport]) throws(PositioningError) -> [PositionReport] {
-        var positions = Array(repeating: [Int](), count: jobs)
-        var parts = Array(repeating: [PositionReport](), count: jobs)
+        var positions = Array(repeating: [Int](), count: workers.count)
+        var parts = Array(repeating: [PositionReport](), count: workers.count)
         for (i, report) in reports.enumerated() {
             let k = shard(of: report.device)
             positions[k].append(i)
             parts[k].append(report)
         }
         var smoothed = reports
-        for k in 0..<jobs {
+        for k in workers.indices {
             for (i, report) in zip(positions[k], try workers[k].engine.smooth(parts[k])) { smoothed[i] = report }
         }
         return smoothed
@@ -275,20 +283,31 @@ public final class ShardedPositioningEngine {
 
     // MARK: Slices
 
-    /// The worker of `device`'s shard: its ``DeviceNameHash`` modulo `jobs` (also the hash the
-    /// device tables use; fixed across runs and machines, unlike `Hasher`).
+    /// The worker of `device`'s shard, by its ``DeviceNameHash`` (fixed across runs and
+    /// machines, unlike `Hasher`).
     private func shard(of device: String?) -> Int {
-        jobs > 1 ? shard(hash: DeviceNameHash.of(device)) : 0
+        workers.count > 1 ? shard(hash: DeviceNameHash.of(device)) : 0
     }
 
     /// The worker of the device whose ``DeviceNameHash`` is `hash`.
-    private func shard(hash: UInt64) -> Int { Int(hash % UInt64(jobs)) }
+    private func shard(hash: UInt64) -> Int { Self.shard(hash: hash, of: workers.count) }
+
+    /// The shard, of `count`, of the device whose ``DeviceNameHash`` is `hash`: ⌊count · m / 2³²⌋,
+    /// with m the top 32 bits of hash · ⌊2⁶⁴/φ⌋ (Fibonacci hashing, Knuth, TAOCP vol. 3 §6.4),
+    /// which depend on every bit of the hash. (The hash modulo `count` would leave each shard's
+    /// device table, indexed by the low bits, with a fraction 1/`count` of its home slots.)
+    /// Which shard a device goes to changes no report, only the balance.
+    static func shard(hash: UInt64, of count: Int) -> Int {
+        let mixed = (hash &* 0x9E37_79B9_7F4A_7C15) >> 32
+        return Int(truncatingIfNeeded: (mixed &* UInt64(count)) >> 32)
+    }
 
     /// Completes the slice in flight, then hands the slice read since to the workers (with
-    /// `jobs` ≥ 2 it runs while the caller reads on; with 1 it runs now).
+    /// `jobs` ≥ 2 other threads start on it while the caller reads on, and the caller takes the
+    /// shards left in ``complete()``; with 1 it runs now).
     private func startSlice() {
         complete()
-        for k in 0..<jobs {
+        for k in workers.indices {
             swap(&workers[k].rows, &pending[k])
             swap(&workers[k].rowTags, &pendingTags[k])
             swap(&workers[k].rowHashes, &pendingHashes[k])
@@ -299,28 +318,29 @@ public final class ShardedPositioningEngine {
         let steps = (idleCheck: pendingIdleCheck, modelUpdate: pendingModelUpdate)
         pendingIdleCheck = nil
         pendingModelUpdate = nil
-        inFlight = (run(), steps.idleCheck, steps.modelUpdate)
+        start(idleCheck: steps.idleCheck, modelUpdate: steps.modelUpdate)
         if jobs == 1 { complete() }
     }
 
-    /// Runs every worker's job: on the caller's thread for one worker, else on the global queue.
-    private func run() -> DispatchGroup {
+    /// Starts `jobs` − 1 threads of the global queue on the workers' jobs, each taking the next
+    /// shard not yet taken until none is left; the caller joins in ``complete()``, which then
+    /// runs the end-of-slice steps given.
+    private func start(idleCheck: Double? = nil, modelUpdate: Double? = nil) {
         let group = DispatchGroup()
-        if jobs == 1 {
-            workers[0].process()
-        } else {
-            for worker in workers {
-                DispatchQueue.global(qos: .userInitiated).async(group: group) { worker.process() }
-            }
+        let queue = ShardQueue(workers: workers)
+        for _ in 1..<jobs {
+            DispatchQueue.global(qos: .userInitiated).async(group: group) { queue.work() }
         }
-        return group
+        inFlight = (group, queue, idleCheck, modelUpdate)
     }
 
-    /// Waits for the slice in flight; merges its reports into input order; applies its effects
-    /// to the site-wide state, then its end-of-slice steps; hands the state to the workers.
+    /// Takes the shards of the slice in flight that no other thread has taken and waits for the
+    /// rest; merges the reports into input order; applies the slice's effects to the site-wide
+    /// state, then its end-of-slice steps; hands the state to the workers.
     private func complete() {
         guard let slice = inFlight else { return }
         inFlight = nil
+        slice.queue.work()
         slice.group.wait()
         collect()
         if let time = slice.idleCheck { releaseIdle(at: time) }
@@ -333,10 +353,10 @@ public final class ShardedPositioningEngine {
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
     /// applies their effects in tag order.
     private func collect() {
-        var next = Array(repeating: 0, count: jobs)
+        var next = Array(repeating: 0, count: workers.count)
         while let k = firstInMerge(
-            of: jobs, key: { next[$0] < workers[$0].reportTags.count ? workers[$0].reportTags[next[$0]] : nil })
-        {
+            of: workers.count, key: { next[$0] < workers[$0].reportTags.count ? workers[$0].reportTags[next[$0]] : nil }
+        ) {
             if encoder == nil {
                 ready.append(workers[k].reports[next[k]])
             } else {
@@ -364,7 +384,7 @@ public final class ShardedPositioningEngine {
     private func releaseIdle(at time: Double) {
         guard let idle = coordinator.configuration.idleRelease else { return }
         var candidates: [(heard: Double, name: String, worker: Int, slot: Int)] = []
-        for k in 0..<jobs {
+        for k in workers.indices {
             for slot in workers[k].engine.idleDevices(before: time - idle) {
                 let key = workers[k].engine.devices.heardAndDevice(slot)
                 candidates.append((key.heard, key.device ?? "", k, slot))
@@ -372,12 +392,12 @@ public final class ShardedPositioningEngine {
         }
         guard !candidates.isEmpty else { return }
         candidates.sort { DeviceTable.idleOrder(($0.heard, $0.name), ($1.heard, $1.name)) }
-        var perWorker = Array(repeating: [(tag: Int, slot: Int)](), count: jobs)
+        var perWorker = Array(repeating: [(tag: Int, slot: Int)](), count: workers.count)
         for candidate in candidates {
             perWorker[candidate.worker].append((nextTag, candidate.slot))
             nextTag += 1
         }
-        for k in 0..<jobs where !perWorker[k].isEmpty { workers[k].release(perWorker[k]) }
+        for k in workers.indices where !perWorker[k].isEmpty { workers[k].release(perWorker[k]) }
         collect()
     }
 
@@ -389,7 +409,7 @@ public final class ShardedPositioningEngine {
         complete()
         // Each worker lists its devices in name order while the last reports are written.
         for worker in workers { worker.listsHeld = true }
-        inFlight = (run(), nil, nil)
+        start()
         if jobs == 1 { complete() }
         try emit()
         complete()
@@ -397,12 +417,13 @@ public final class ShardedPositioningEngine {
             defer { worker.held = [] }
             return worker.held
         }
-        var next = Array(repeating: 0, count: jobs)
-        var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: jobs)
+        var next = Array(repeating: 0, count: workers.count)
+        var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: workers.count)
         while true {
             var steps = 0
             while steps < Self.finishChunk,
-                let k = firstInMerge(of: jobs, key: { next[$0] < held[$0].count ? held[$0][next[$0]].name : nil })
+                let k = firstInMerge(
+                    of: workers.count, key: { next[$0] < held[$0].count ? held[$0][next[$0]].name : nil })
             {
                 chunk[k].append((nextTag, held[k][next[k]].device))
                 next[k] += 1
@@ -413,11 +434,11 @@ public final class ShardedPositioningEngine {
             // The chunk before is done (its reports merged, its effects applied) before this
             // one starts; its reports are written while this one runs.
             complete()
-            for k in 0..<jobs {
+            for k in workers.indices {
                 swap(&workers[k].finishing, &chunk[k])
                 workers[k].finishingReleases = releasing
             }
-            inFlight = (run(), nil, nil)
+            start()
             if jobs == 1 { complete() }
             try emit()
         }

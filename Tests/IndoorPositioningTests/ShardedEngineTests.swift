@@ -230,6 +230,25 @@ struct ShardedEngineTests {
         }
     }
 
+    @Test("devices spread evenly over the shards, names that differ in their last characters too")
+    func shardsBalance() {
+        // 10,000 names like the crowd batches' (phone000000 …), hashed as the reader hashes them.
+        for count in [2, 8, 12] {
+            var perShard = Array(repeating: 0, count: count)
+            for i in 0..<10_000 {
+                let name = String(format: "phone%06d", i)
+                let k = ShardedPositioningEngine.shard(hash: DeviceNameHash.of(name), of: count)
+                perShard[k] += 1
+            }
+            // A fair split has a binomial spread: σ = √(n p (1 − p)) ≤ 33 devices here; 5 σ allowed.
+            let mean = 10_000.0 / Double(count)
+            let sigma = (10_000 * (1 / Double(count)) * (1 - 1 / Double(count))).squareRoot()
+            for (k, devices) in perShard.enumerated() {
+                #expect(abs(Double(devices) - mean) <= 5 * sigma, "shard \(k) of \(count): \(devices) devices")
+            }
+        }
+    }
+
     @Test("no threads is refused")
     func noJobs() throws {
         let site = try SimulatedSite(seed: 1)
