@@ -9,17 +9,10 @@
 /// too) before it touches the worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
 final class ShardWorker: @unchecked Sendable {
     var engine: PositioningEngine
-    /// The rows of the slice to process and their tags.
-    var rows: [RSSISample] = []
-    var rowTags: [Int] = []
-    /// The rows' device name hashes, when known.
-    var rowHashes: [UInt64?] = []
-    /// The reports made, in order, with their tags (with an encoder: their bytes, one after the
-    /// other, and where each ends, in place of the reports).
-    var reports: [PositionReport] = []
-    var reportTags: [Int] = []
-    var encoded: [UInt8] = []
-    var encodedEnds: [Int] = []
+    /// The rows of the slice to process.
+    var input = ShardRows()
+    /// The reports made, in order, with their tags (or their bytes).
+    var output = ShardOutput()
     /// The engine's ``ShardedPositioningEngine/ReportEncoder``, if any.
     let encoder: ShardedPositioningEngine.ReportEncoder?
     /// End-of-input steps to run instead of rows (devices to finish, with their tags).
@@ -43,14 +36,8 @@ final class ShardWorker: @unchecked Sendable {
 
     /// Pushes the slice's rows, then runs the finishing steps; clears both.
     func process() {
-        for i in rows.indices {
-            engine.context.recording?.tag = rowTags[i]
-            engine.push(rows[i], deviceHash: rowHashes[i])
-            collect(tag: rowTags[i])
-        }
-        rows.removeAll(keepingCapacity: true)
-        rowTags.removeAll(keepingCapacity: true)
-        rowHashes.removeAll(keepingCapacity: true)
+        Self.push(input, into: &engine, output: &output, encoder: encoder)
+        input.removeAll()
         for (tag, device) in finishing {
             engine.context.recording?.tag = tag
             if finishingReleases {
@@ -58,7 +45,7 @@ final class ShardWorker: @unchecked Sendable {
             } else {
                 engine.finishKeeping(device)
             }
-            collect(tag: tag)
+            output.collect(from: &engine, tag: tag, encoder: encoder)
         }
         finishing.removeAll(keepingCapacity: true)
         if listsHeld {
@@ -67,28 +54,28 @@ final class ShardWorker: @unchecked Sendable {
         }
     }
 
+    /// Pushes `rows` into `engine`, each under its tag, and collects the reports into `output`:
+    /// a function of its arguments, so that the engine and the output are each accessed once for
+    /// the whole slice rather than once per row (each access of a class's property is checked
+    /// for exclusivity at run time).
+    private static func push(
+        _ rows: ShardRows, into engine: inout PositioningEngine, output: inout ShardOutput,
+        encoder: ShardedPositioningEngine.ReportEncoder?
+    ) {
+        for i in rows.samples.indices {
+            engine.context.recording?.tag = rows.tags[i]
+            engine.push(rows.samples[i], deviceHash: rows.hashes[i])
+            output.collect(from: &engine, tag: rows.tags[i], encoder: encoder)
+        }
+    }
+
     /// Finishes and forgets the devices in `slots` (idle release), each under its tag.
     func release(_ slots: [(tag: Int, slot: Int)]) {
         for (tag, slot) in slots {
             engine.context.recording?.tag = tag
             engine.release([slot])
-            collect(tag: tag)
+            output.collect(from: &engine, tag: tag, encoder: encoder)
         }
-    }
-
-    /// Takes the engine's reports (or their bytes) under `tag`.
-    private func collect(tag: Int) {
-        guard !engine.ready.isEmpty else { return }
-        if let encoder {
-            for report in engine.ready {
-                encoder(report, &encoded)
-                encodedEnds.append(encoded.count)
-            }
-        } else {
-            reports.append(contentsOf: engine.ready)
-        }
-        reportTags.append(contentsOf: repeatElement(tag, count: engine.ready.count))
-        engine.ready.removeAll(keepingCapacity: true)
     }
 
     /// Hands over the effects recorded since the last call.

@@ -57,10 +57,11 @@ public final class ShardedPositioningEngine {
     private var coordinator: PositioningEngine
     private let workers: [ShardWorker]
     /// The slice being read, per worker.
-    private var pending: [[RSSISample]]
-    private var pendingTags: [[Int]]
-    /// The rows' device name hashes, when known (``push(_:deviceHash:)``).
-    private var pendingHashes: [[UInt64?]]
+    private var pending: [ShardRows]
+    /// The epoch length (``PositioningEngine/Configuration/epoch``), seconds, read per row.
+    private let epoch: Double
+    /// The workers' outputs while ``collect()`` merges them (empty otherwise).
+    private var merging: [ShardOutput]
     private var pendingRows = 0
     /// The time of the slice's first row with a usable time.
     private var sliceStart: Double?
@@ -122,9 +123,9 @@ public final class ShardedPositioningEngine {
                     encoder: encoder))
         }
         self.workers = workers
-        pending = Array(repeating: [], count: workers.count)
-        pendingTags = Array(repeating: [], count: workers.count)
-        pendingHashes = Array(repeating: [], count: workers.count)
+        pending = Array(repeating: ShardRows(), count: workers.count)
+        merging = Array(repeating: ShardOutput(), count: workers.count)
+        epoch = configuration.epoch
     }
 
     deinit {
@@ -162,7 +163,7 @@ public final class ShardedPositioningEngine {
             // A row half an epoch or more from the slice's first starts the next slice, so that
             // an epoch it closes sees what the watch decided after the device's epoch before
             // (closed about an epoch earlier, give or take the spacing of its readings).
-            if let start = sliceStart, abs(sample.timestamp - start) >= coordinator.configuration.epoch / 2,
+            if let start = sliceStart, abs(sample.timestamp - start) >= epoch / 2,
                 interleavings < Self.interleavedRows
             {
                 startSlice()
@@ -178,9 +179,7 @@ public final class ShardedPositioningEngine {
             hash = known
             worker = shard(hash: known)
         }
-        pending[worker].append(sample)
-        pendingTags[worker].append(nextTag)
-        pendingHashes[worker].append(hash)
+        pending[worker].append(sample, tag: nextTag, hash: hash)
         nextTag += 1
         pendingRows += 1
         // The clock only times idle release and model updates: not followed without them.
@@ -308,9 +307,7 @@ public final class ShardedPositioningEngine {
     private func startSlice() {
         complete()
         for k in workers.indices {
-            swap(&workers[k].rows, &pending[k])
-            swap(&workers[k].rowTags, &pendingTags[k])
-            swap(&workers[k].rowHashes, &pendingHashes[k])
+            swap(&workers[k].input, &pending[k])
         }
         pendingRows = 0
         sliceStart = nil
@@ -353,25 +350,25 @@ public final class ShardedPositioningEngine {
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
     /// applies their effects in tag order.
     private func collect() {
+        // The outputs are moved into `merging` (and back, emptied, with their storage), so that
+        // the merge reads local arrays instead of each worker's property once per report.
+        for k in workers.indices { swap(&merging[k], &workers[k].output) }
         var next = Array(repeating: 0, count: workers.count)
         while let k = firstInMerge(
-            of: workers.count, key: { next[$0] < workers[$0].reportTags.count ? workers[$0].reportTags[next[$0]] : nil }
+            of: merging.count, key: { next[$0] < merging[$0].reportTags.count ? merging[$0].reportTags[next[$0]] : nil }
         ) {
             if encoder == nil {
-                ready.append(workers[k].reports[next[k]])
+                ready.append(merging[k].reports[next[k]])
             } else {
-                let worker = workers[k]
-                let start = next[k] == 0 ? 0 : worker.encodedEnds[next[k] - 1]
-                readyBytes.append(contentsOf: worker.encoded[start..<worker.encodedEnds[next[k]]])
+                let start = next[k] == 0 ? 0 : merging[k].encodedEnds[next[k] - 1]
+                readyBytes.append(contentsOf: merging[k].encoded[start..<merging[k].encodedEnds[next[k]]])
                 readyCount += 1
             }
             next[k] += 1
         }
-        for worker in workers {
-            worker.reports.removeAll(keepingCapacity: true)
-            worker.reportTags.removeAll(keepingCapacity: true)
-            worker.encoded.removeAll(keepingCapacity: true)
-            worker.encodedEnds.removeAll(keepingCapacity: true)
+        for k in workers.indices {
+            merging[k].removeAll()
+            swap(&merging[k], &workers[k].output)
         }
         let effects = workers.map { $0.takeEffects() }
         if effects.contains(where: { !$0.isEmpty }) {
