@@ -37,6 +37,13 @@ extension AugmentedTracker {
     public mutating func update(
         _ samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError) -> UpdateOutcome {
+        try check(samples, at: time)
+        return try fuse(samples, at: time)
+    }
+
+    /// The checks of ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)``: every value finite and
+    /// in range, every time between the state's time and `time`.
+    func check(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
         try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
@@ -44,6 +51,20 @@ extension AugmentedTracker {
             try s.validate()
             guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
             guard s.time <= time else { throw .timestampBeforeState(time: time, stateTime: s.time) }
+        }
+    }
+
+    /// ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)`` for samples whose values passed
+    /// ``check(_:at:)`` on another tracker (a ``TrackerBank`` checks them once, on its first
+    /// member, for all its members); only the times are checked against this tracker's.
+    mutating func update(
+        checked samples: ArraySlice<RSSIMeasurement>, at time: Double
+    ) throws(TrackingError)
+        -> UpdateOutcome
+    {
+        guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
+        for s in samples {
+            guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
         }
         return try fuse(samples, at: time)
     }
@@ -316,40 +337,26 @@ struct SampleRow {
     /// The part of R proportional to the noise scale λ.
     var scaledR: Double
 
-    /// Number of entries (5, or 6 with a bias slot).
-    @inline(__always) var count: Int { slot >= 0 ? 6 : 5 }
-
     /// The entries at x, y, vx, vy and Δ (state indices 0…4).
     @inline(__always)
     var kinematic: (Double, Double, Double, Double, Double) { (gx, gy, -tau * gx, -tau * gy, offset) }
 
-    /// Entry `k` as (state index, value).
-    @inline(__always)
-    func entry(_ k: Int) -> (Int, Double) {
-        let e = kinematic
-        switch k {
-        case 0: return (0, e.0)
-        case 1: return (1, e.1)
-        case 2: return (2, e.2)
-        case 3: return (3, e.3)
-        case 4: return (AugmentedTracker.offsetIndex, e.4)
-        default: return (slot, bias)
-        }
-    }
-
-    /// H P Hᵀ for a symmetric P (entries are in increasing state order, so one triangle does).
+    /// H P Hᵀ for a symmetric P (entries are in increasing state order, so one triangle does):
+    /// Σₐ 2 uₐ (½ uₐ P_aa + Σ_{b<a} u_b P_ab) over the row's entries u, written out for the five
+    /// kinematic entries (x, y, vx, vy, Δ at state indices 0…4) and the bias slot.
     @inline(__always)
     func quadratic(_ p: SquareMatrix) -> Double {
-        var sum = 0.0
-        for a in 0..<count {
-            let (i, u) = entry(a)
-            var inner = 0.5 * u * p[i, i]
-            for b in 0..<a {
-                let (j, v) = entry(b)
-                inner += v * p[i, j]
-            }
-            sum += 2 * u * inner
-        }
+        let e = kinematic
+        var sum = 2 * e.0 * (0.5 * e.0 * p[0, 0])
+        sum += 2 * e.1 * (0.5 * e.1 * p[1, 1] + e.0 * p[1, 0])
+        sum += 2 * e.2 * (0.5 * e.2 * p[2, 2] + e.0 * p[2, 0] + e.1 * p[2, 1])
+        sum += 2 * e.3 * (0.5 * e.3 * p[3, 3] + e.0 * p[3, 0] + e.1 * p[3, 1] + e.2 * p[3, 2])
+        sum += 2 * e.4 * (0.5 * e.4 * p[4, 4] + e.0 * p[4, 0] + e.1 * p[4, 1] + e.2 * p[4, 2] + e.3 * p[4, 3])
+        guard slot >= 0 else { return sum }
+        let s = slot
+        sum +=
+            2 * bias
+            * (0.5 * bias * p[s, s] + e.0 * p[s, 0] + e.1 * p[s, 1] + e.2 * p[s, 2] + e.3 * p[s, 3] + e.4 * p[s, 4])
         return sum
     }
 

@@ -110,11 +110,14 @@ public struct TrackerBank: Sendable {
     public mutating func update(
         _ samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError) -> UpdateOutcome {
+        // The samples' values are the same for every member: checked once, on the first member
+        // (whose error the bank throws), each member checking only the times against its own.
+        try members[0].check(samples, at: time)
         var outcome = UpdateOutcome.gated(mahalanobisSquared: 0, consecutive: 0)
         var k = 0
         while k < members.count {
             do {
-                let result = try members[k].update(samples, at: time)
+                let result = try members[k].update(checked: samples, at: time)
                 if k == leader || result == .reset { outcome = result }
                 k += 1
             } catch {
