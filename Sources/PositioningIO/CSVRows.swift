@@ -23,8 +23,7 @@ struct CSVRows {
     private var position = 0
     private var exhausted = false
     /// The current row's fields as byte ranges in ``buffer`` (untrimmed).
-    private var fieldStarts: [Int] = []
-    private var fieldEnds: [Int] = []
+    private var fields = FieldBounds()
     /// Bytes read from the file at a time.
     private let blockSize: Int
 
@@ -65,8 +64,8 @@ struct CSVRows {
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         guard try readRow() else { throw .empty(path: path) }
         line = 1
-        var names = (0..<fieldStarts.count).map {
-            String(decoding: buffer[fieldStarts[$0]..<fieldEnds[$0]], as: UTF8.self)
+        var names = (0..<fields.count).map {
+            String(decoding: buffer[fields.starts[$0]..<fields.ends[$0]], as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
@@ -83,10 +82,10 @@ struct CSVRows {
     }
 
     /// The current row's fields as strings (untrimmed).
-    func fieldStrings(into fields: inout [String]) {
-        fields.removeAll(keepingCapacity: true)
-        for index in 0..<fieldStarts.count {
-            fields.append(String(decoding: buffer[fieldStarts[index]..<fieldEnds[index]], as: UTF8.self))
+    func fieldStrings(into strings: inout [String]) {
+        strings.removeAll(keepingCapacity: true)
+        for index in 0..<fields.count {
+            strings.append(String(decoding: buffer[fields.starts[index]..<fields.ends[index]], as: UTF8.self))
         }
     }
 
@@ -97,24 +96,24 @@ struct CSVRows {
     mutating func nextRecord() throws(FileError) -> Bool {
         while true {
             guard try readRow() else { return false }
-            if fieldStarts.count == 1 && isBlank(fieldStarts[0]..<fieldEnds[0]) { continue }
+            if fields.count == 1 && isBlank(fields.starts[0]..<fields.ends[0]) { continue }
             return true
         }
     }
 
     /// Fields in the current row.
-    var fieldCount: Int { fieldStarts.count }
+    var fieldCount: Int { fields.count }
 
     /// The byte range in ``buffer`` of field `index` of the current row, without surrounding
     /// spaces and tabs (and a trailing CR).
     /// - Throws: ``FileError/malformedRow(path:line:detail:)`` when the row is too short.
     func trimmedRange(_ index: Int) throws(FileError) -> Range<Int> {
-        guard index < fieldStarts.count else {
+        guard index < fields.count else {
             throw .malformedRow(
                 path: path, line: line,
-                detail: "has \(fieldStarts.count) field(s), column '\(header[index])' needs \(index + 1)")
+                detail: "has \(fields.count) field(s), column '\(header[index])' needs \(index + 1)")
         }
-        var start = fieldStarts[index], end = fieldEnds[index]
+        var start = fields.starts[index], end = fields.ends[index]
         while start < end, buffer[start] == UInt8(ascii: " ") || buffer[start] == UInt8(ascii: "\t") { start += 1 }
         while end > start, case let byte = buffer[end - 1],
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
@@ -178,13 +177,12 @@ struct CSVRows {
 
     // MARK: Reading
 
-    /// Reads one logical row (quoted fields may span lines) into `fieldStarts`/`fieldEnds`.
+    /// Reads one logical row (quoted fields may span lines) into ``fields``.
     /// A row ends at LF, CRLF or a lone CR.
     private mutating func readRow() throws(FileError) -> Bool {
         line += 1
         while true {
-            fieldStarts.removeAll(keepingCapacity: true)
-            fieldEnds.removeAll(keepingCapacity: true)
+            fields.removeAll()
             var index = position
             var fieldStart = index
             let end = buffer.count
@@ -192,13 +190,11 @@ struct CSVRows {
             while index < end {
                 let byte = buffer[index]
                 if byte == UInt8(ascii: ",") {
-                    fieldStarts.append(fieldStart)
-                    fieldEnds.append(index)
+                    fields.append(fieldStart, index)
                     fieldStart = index + 1
                 } else if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                     if byte == UInt8(ascii: "\r"), index + 1 >= end, try refillKeepingRow() { break }
-                    fieldStarts.append(fieldStart)
-                    fieldEnds.append(index)
+                    fields.append(fieldStart, index)
                     position = index + 1
                     if byte == UInt8(ascii: "\r"), position < buffer.count, buffer[position] == UInt8(ascii: "\n") {
                         position += 1
@@ -216,8 +212,7 @@ struct CSVRows {
                 line -= 1
                 return false
             }
-            fieldStarts.append(fieldStart)
-            fieldEnds.append(buffer.count)
+            fields.append(fieldStart, buffer.count)
             position = buffer.count
             return true
         }
@@ -261,8 +256,7 @@ struct CSVRows {
             break
         }
         // Split and unescape: "" inside quotes is one quote; quotes elsewhere toggle quoting.
-        fieldStarts.removeAll(keepingCapacity: true)
-        fieldEnds.removeAll(keepingCapacity: true)
+        fields.removeAll()
         var read = position, write = position
         var fieldStart = position
         var inQuotes = false
@@ -278,16 +272,14 @@ struct CSVRows {
                     inQuotes.toggle()
                 }
             } else if byte == UInt8(ascii: ","), !inQuotes {
-                fieldStarts.append(fieldStart)
-                fieldEnds.append(write)
+                fields.append(fieldStart, write)
                 fieldStart = write
             } else {
                 buffer[write] = byte
                 write += 1
             }
         }
-        fieldStarts.append(fieldStart)
-        fieldEnds.append(write)
+        fields.append(fieldStart, write)
         position = nextPosition
         line += extraLines
         return true
@@ -343,4 +335,28 @@ final class FileSource {
     let handle: FileHandle
     init(handle: FileHandle) { self.handle = handle }
     deinit { try? handle.close() }
+}
+
+/// The fields of a CSV row as byte ranges: `starts[i]..<ends[i]` for i below ``count``. Emptied
+/// by setting the count to zero (the lists keep their entries and storage), so that starting a
+/// row costs no call into the array's removal code.
+private struct FieldBounds {
+    private(set) var starts: [Int] = []
+    private(set) var ends: [Int] = []
+    private(set) var count = 0
+
+    /// Forgets every field.
+    mutating func removeAll() { count = 0 }
+
+    /// Adds the field `start..<end`.
+    mutating func append(_ start: Int, _ end: Int) {
+        if count < starts.count {
+            starts[count] = start
+            ends[count] = end
+        } else {
+            starts.append(start)
+            ends.append(end)
+        }
+        count += 1
+    }
 }
