@@ -3,10 +3,10 @@
 /// tag of the row or end-of-input step that made it).
 ///
 /// Thread confinement, not locks, keeps it safe: the coordinator fills ``rows`` and reads the
-/// results only while no job of this worker is running; a job is run by the one thread that
-/// took its shard from the slice's ``ShardQueue`` (whose lock orders the memory of the hand-over),
-/// and the coordinator waits for every thread (a `DispatchGroup`, whose wait orders the memory
-/// too) before it touches the worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
+/// results only while no job of this worker is running: a job is run by the one thread that
+/// took its shard from the slice's ``ShardQueue``, and the coordinator waits until every job taken
+/// has ended (the queue's lock, taken by both sides, orders the memory) before it touches the
+/// worker again. Hence `@unchecked Sendable`: the compiler cannot see that protocol.
 final class ShardWorker: @unchecked Sendable {
     var engine: PositioningEngine
     /// The rows of the slice to process.

@@ -16,8 +16,8 @@ import Foundation
 /// its name, ``shard(hash:of:)``) and the workers run at once, each with the shared state as it
 /// stood when the slice began; what their epochs do to that state (the watch's scores, the
 /// learner's samples) is recorded, and at the end of the slice applied in input order, which is
-/// the order one thread would apply it in. Reports are merged back into input order the same way. The slicing
-/// depends on the input alone, so the reports are the same for every `jobs`.
+/// the order one thread would apply it in. Reports are merged back into input order the same
+/// way. The slicing depends on the input alone, so the reports are the same for every `jobs`.
 ///
 /// Against ``PositioningEngine`` fed the same samples the one difference is when the watch's
 /// decisions take effect: at the end of the slice instead of at the next epoch closed. Where
@@ -60,7 +60,8 @@ public final class ShardedPositioningEngine {
     private var pending: [ShardRows]
     /// The epoch length (``PositioningEngine/Configuration/epoch``), seconds, read per row.
     private let epoch: Double
-    /// The workers' outputs while ``collect()`` merges them (empty otherwise).
+    /// One empty ``ShardOutput`` per worker, exchanged with the workers' outputs while
+    /// ``collect()`` merges them.
     private var merging: [ShardOutput]
     private var pendingRows = 0
     /// The time of the slice's first row with a usable time.
@@ -79,7 +80,7 @@ public final class ShardedPositioningEngine {
     private var pendingIdleCheck: Double?
     private var pendingModelUpdate: Double?
     /// The slice running on the workers and its end-of-slice steps.
-    private var inFlight: (group: DispatchGroup, queue: ShardQueue, idleCheck: Double?, modelUpdate: Double?)?
+    private var inFlight: (queue: ShardQueue, idleCheck: Double?, modelUpdate: Double?)?
     /// Reports merged into input order, waiting for ``drain(_:)``.
     private var ready: [PositionReport] = []
     /// With an ``encoder``: the bytes of the reports merged into input order, and their number,
@@ -111,16 +112,20 @@ public final class ShardedPositioningEngine {
         followsClock =
             (configuration.idleRelease != nil && !configuration.recordsHistory) || configuration.learning != nil
         coordinator = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
-        // Each worker's engine is made anew from its own copy of the plan (a JSON round trip,
-        // exact), so that no two threads share a buffer: reading a shared one still counts
-        // references, and the counts would bounce between the cores.
+        // One engine per thread is made anew from its own copy of the plan (a JSON round trip,
+        // exact), so that threads mostly read buffers of their own: reading a shared one still
+        // counts references, and the counts would bounce between the cores. Shard k starts as a
+        // copy of engine k mod `jobs` (a value copy: the plan's geometry stays shared, so memory
+        // and start-up grow with the threads, not the shards; what a shard changes is its own).
+        var templates: [PositioningEngine] = []
         var workers: [ShardWorker] = []
-        for _ in 0..<(jobs > 1 ? jobs * Self.shardsPerThread : 1) {
-            let own = jobs > 1 ? (try? FloorPlan(jsonData: plan.jsonData())) ?? plan : plan
-            workers.append(
-                ShardWorker(
-                    engine: try PositioningEngine(plan: own, calibration: calibration, configuration: configuration),
-                    encoder: encoder))
+        for k in 0..<(jobs > 1 ? jobs * Self.shardsPerThread : 1) {
+            if k < jobs {
+                let own = jobs > 1 ? (try? FloorPlan(jsonData: plan.jsonData())) ?? plan : plan
+                templates.append(
+                    try PositioningEngine(plan: own, calibration: calibration, configuration: configuration))
+            }
+            workers.append(ShardWorker(engine: templates[k % jobs], encoder: encoder))
         }
         self.workers = workers
         pending = Array(repeating: ShardRows(), count: workers.count)
@@ -129,8 +134,9 @@ public final class ShardedPositioningEngine {
     }
 
     deinit {
-        // A slice still running (an engine dropped mid-input) is let finish before the workers go.
-        inFlight?.group.wait()
+        // The jobs of a slice still running (an engine dropped mid-input) are let end before the
+        // workers go; shards not taken yet are not run.
+        inFlight?.queue.waitForRunning()
     }
 
     /// The settings in force.
@@ -323,12 +329,11 @@ public final class ShardedPositioningEngine {
     /// shard not yet taken until none is left; the caller joins in ``complete()``, which then
     /// runs the end-of-slice steps given.
     private func start(idleCheck: Double? = nil, modelUpdate: Double? = nil) {
-        let group = DispatchGroup()
         let queue = ShardQueue(workers: workers)
         for _ in 1..<jobs {
-            DispatchQueue.global(qos: .userInitiated).async(group: group) { queue.work() }
+            DispatchQueue.global(qos: .userInitiated).async { queue.work() }
         }
-        inFlight = (group, queue, idleCheck, modelUpdate)
+        inFlight = (queue, idleCheck, modelUpdate)
     }
 
     /// Takes the shards of the slice in flight that no other thread has taken and waits for the
@@ -337,8 +342,7 @@ public final class ShardedPositioningEngine {
     private func complete() {
         guard let slice = inFlight else { return }
         inFlight = nil
-        slice.queue.work()
-        slice.group.wait()
+        slice.queue.finish()
         collect()
         if let time = slice.idleCheck { releaseIdle(at: time) }
         let updates = coordinator.statistics.learnedModelUpdates
@@ -350,26 +354,29 @@ public final class ShardedPositioningEngine {
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
     /// applies their effects in tag order.
     private func collect() {
-        // The outputs are moved into `merging` (and back, emptied, with their storage), so that
-        // the merge reads local arrays instead of each worker's property once per report.
-        for k in workers.indices { swap(&merging[k], &workers[k].output) }
+        // The outputs are moved into a local list (and back, emptied, keeping their storage), so
+        // that the merge reads a local array instead of each worker's property once per report.
+        var outputs: [ShardOutput] = []
+        swap(&outputs, &merging)
+        for k in workers.indices { swap(&outputs[k], &workers[k].output) }
         var next = Array(repeating: 0, count: workers.count)
         while let k = firstInMerge(
-            of: merging.count, key: { next[$0] < merging[$0].reportTags.count ? merging[$0].reportTags[next[$0]] : nil }
+            of: outputs.count, key: { next[$0] < outputs[$0].reportTags.count ? outputs[$0].reportTags[next[$0]] : nil }
         ) {
             if encoder == nil {
-                ready.append(merging[k].reports[next[k]])
+                ready.append(outputs[k].reports[next[k]])
             } else {
-                let start = next[k] == 0 ? 0 : merging[k].encodedEnds[next[k] - 1]
-                readyBytes.append(contentsOf: merging[k].encoded[start..<merging[k].encodedEnds[next[k]]])
+                let start = next[k] == 0 ? 0 : outputs[k].encodedEnds[next[k] - 1]
+                readyBytes.append(contentsOf: outputs[k].encoded[start..<outputs[k].encodedEnds[next[k]]])
                 readyCount += 1
             }
             next[k] += 1
         }
         for k in workers.indices {
-            merging[k].removeAll()
-            swap(&merging[k], &workers[k].output)
+            outputs[k].removeAll()
+            swap(&outputs[k], &workers[k].output)
         }
+        swap(&outputs, &merging)
         let effects = workers.map { $0.takeEffects() }
         if effects.contains(where: { !$0.isEmpty }) {
             CrossDeviceEffects.apply(effects, to: &coordinator.context)

@@ -249,6 +249,34 @@ struct ShardedEngineTests {
         }
     }
 
+    @Test("a slice completes on the owner's thread alone, each shard's rows run once, when no other thread starts")
+    func ownerAlone() throws {
+        let (site, samples) = try Self.traffic(seed: 43)
+        var configuration = PositioningEngine.Configuration()
+        configuration.excludesInconsistentBeacons = false
+        var plain = try PositioningEngine(plan: site.plan, configuration: configuration)
+        var expected: [PositionReport] = []
+        for sample in samples {
+            plain.push(sample)
+            expected += plain.pull()
+        }
+        #expect(expected.count > 100)
+        // Three shards, the rows shared out by device, and no thread but this one.
+        var workers: [ShardWorker] = []
+        for _ in 0..<3 {
+            workers.append(ShardWorker(engine: try PositioningEngine(plan: site.plan, configuration: configuration)))
+        }
+        for (tag, sample) in samples.enumerated() {
+            let hash = DeviceNameHash.of(sample.device)
+            workers[ShardedPositioningEngine.shard(hash: hash, of: 3)].input.append(sample, tag: tag, hash: hash)
+        }
+        ShardQueue(workers: workers).finish()
+        #expect(workers.allSatisfy { $0.input.samples.isEmpty })
+        var reports = workers.flatMap { worker in zip(worker.output.reportTags, worker.output.reports).map { $0 } }
+        reports.sort { $0.0 < $1.0 }
+        #expect(reports.map(\.1) == expected)
+    }
+
     @Test("no threads is refused")
     func noJobs() throws {
         let site = try SimulatedSite(seed: 1)
