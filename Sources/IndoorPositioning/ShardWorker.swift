@@ -2,7 +2,7 @@
 /// rows of the slice it is given, and what it made of them (reports and effects, each under the
 /// tag of the row or end-of-input step that made it).
 ///
-/// Thread confinement, not locks, keeps it safe: the coordinator fills ``rows`` and reads the
+/// Thread confinement, not locks, keeps it safe: the coordinator fills ``input`` and reads the
 /// results only while no job of this worker is running: a job is run by the one thread that
 /// took its shard from the slice's ``ShardQueue``, and the coordinator waits until every job taken
 /// has ended (the queue's lock, taken by both sides, orders the memory) before it touches the

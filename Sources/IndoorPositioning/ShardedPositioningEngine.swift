@@ -13,7 +13,7 @@ import Foundation
 /// row to the next: many devices at once, where slices must be long for the threads to pay);
 /// and after each row where idle release looks for idle devices or learned models are taken
 /// into use. Within a slice every device's samples go to the worker of its shard (by a hash of
-/// its name, ``shard(hash:of:)``) and the workers run at once, each with the shared state as it
+/// its name, `shard(hash:of:)`) and the workers run at once, each with the shared state as it
 /// stood when the slice began; what their epochs do to that state (the watch's scores, the
 /// learner's samples) is recorded, and at the end of the slice applied in input order, which is
 /// the order one thread would apply it in. Reports are merged back into input order the same
@@ -34,7 +34,7 @@ import Foundation
 /// engine.finishReleasing(write)
 /// ```
 /// One owner pushes and drains (the class is not `Sendable`). The owner's thread is one of the
-/// `jobs` threads: with `jobs` ≥ 2 the devices are shared out among ``shardsPerThread`` × `jobs`
+/// `jobs` threads: with `jobs` ≥ 2 the devices are shared out among `shardsPerThread` × `jobs`
 /// shards, each with its own engine, and `jobs` − 1 threads of Dispatch's global queue take a
 /// slice's shards one by one while the owner reads the next slice; then the owner takes what
 /// is left. So `jobs` threads are busy on `jobs` cores, none waiting for a core, and the shares
