@@ -42,30 +42,28 @@ extension AugmentedTracker {
     }
 
     /// The checks of ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)``: every value finite and
-    /// in range, every time between the state's time and `time`.
-    func check(_ samples: ArraySlice<RSSIMeasurement>, at time: Double) throws(TrackingError) {
+    /// in range (unless `values` is false: checked already), every time between the state's
+    /// time and `time`.
+    func check(_ samples: ArraySlice<RSSIMeasurement>, at time: Double, values: Bool = true) throws(TrackingError) {
         guard time.isFinite else { throw .nonFiniteInput(field: "time") }
         try TrackingError.checkTime(time, "time")
         guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
         for s in samples {
-            try s.validate()
+            if values { try s.validate() }
             guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
             guard s.time <= time else { throw .timestampBeforeState(time: time, stateTime: s.time) }
         }
     }
 
     /// ``update(_:at:)-(ArraySlice<RSSIMeasurement>,_)`` for samples whose values passed
-    /// ``check(_:at:)`` on another tracker (a ``TrackerBank`` checks them once, on its first
-    /// member, for all its members); only the times are checked against this tracker's.
+    /// ``check(_:at:values:)`` on another tracker (a ``TrackerBank`` checks them once, on its
+    /// first member, for all its members); only the times are checked against this tracker's.
     mutating func update(
         checked samples: ArraySlice<RSSIMeasurement>, at time: Double
     ) throws(TrackingError)
         -> UpdateOutcome
     {
-        guard time >= self.time else { throw .timestampBeforeState(time: time, stateTime: self.time) }
-        for s in samples {
-            guard s.time >= self.time else { throw .timestampBeforeState(time: s.time, stateTime: self.time) }
-        }
+        try check(samples, at: time, values: false)
         return try fuse(samples, at: time)
     }
 
