@@ -111,31 +111,41 @@ public struct SquareMatrix: Sendable, Hashable {
     /// Writes A⁻¹ into `inverse` (same size) from the Cholesky factor left by
     /// ``factorCholesky()``: W = L⁻¹ by forward substitution (n³/6), then A⁻¹ = Wᵀ W (n³/6 for
     /// one triangle, mirrored). The result is exactly symmetric and positive-definite.
+    ///
+    /// W is kept transposed, U = Wᵀ in the upper triangle (row j of U is column j of W), so that
+    /// every sum runs along two rows: W[i, j] = −Σ_{j ≤ k < i} L[i, k] W[k, j] / L[i, i] and
+    /// A⁻¹[i, j] = Σ_{k ≥ i} W[k, i] W[k, j] (j ≤ i), each summed in increasing k.
     @inlinable
     package func invertFactored(into inverse: inout SquareMatrix) {
         let n = size
-        // W = L⁻¹, lower triangular, in the lower triangle of `inverse`.
         for j in 0..<n {
-            inverse[j, j] = 1 / self[j, j]
+            let rowJ = j &* n
+            inverse.storage[rowJ &+ j] = 1 / storage[rowJ &+ j]
             var i = j + 1
             while i < n {
+                let rowI = i &* n
                 var sum = 0.0
-                for k in j..<i { sum += self[i, k] * inverse[k, j] }
-                inverse[i, j] = -sum / self[i, i]
+                for k in j..<i { sum += storage[rowI &+ k] * inverse.storage[rowJ &+ k] }
+                inverse.storage[rowJ &+ i] = -sum / storage[rowI &+ i]
                 i += 1
             }
         }
-        // A⁻¹[i, j] = Σ_{k ≥ i} W[k, i] W[k, j] for j ≤ i, written into the upper triangle first
-        // (W's lower triangle is still needed), then mirrored.
+        // A⁻¹[i, j] for j < i into the strict lower triangle (U's upper part is still needed);
+        // the diagonal A⁻¹[i, i] once row i no longer needs U[i, i].
         for i in 0..<n {
-            for j in 0...i {
+            let rowI = i &* n
+            for j in 0..<i {
+                let rowJ = j &* n
                 var sum = 0.0
-                for k in i..<n { sum += inverse[k, i] * inverse[k, j] }
-                inverse[j, i] = sum
+                for k in i..<n { sum += inverse.storage[rowI &+ k] * inverse.storage[rowJ &+ k] }
+                inverse.storage[rowI &+ j] = sum
             }
+            var diagonal = 0.0
+            for k in i..<n { diagonal += inverse.storage[rowI &+ k] * inverse.storage[rowI &+ k] }
+            inverse.storage[rowI &+ i] = diagonal
         }
         for i in 0..<n {
-            for j in 0..<i { inverse[i, j] = inverse[j, i] }
+            for j in 0..<i { inverse.storage[j &* n &+ i] = inverse.storage[i &* n &+ j] }
         }
     }
 }
