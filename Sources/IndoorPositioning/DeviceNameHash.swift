@@ -11,16 +11,19 @@ package enum DeviceNameHash {
     /// The hash of `name` (nil: the hash of no bytes).
     @inlinable
     package static func of(_ name: String?) -> UInt64 {
-        var hash = offsetBasis
-        if let name { for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* prime } }
-        return hash ^ (hash >> 29)
+        guard let name else { return of(EmptyCollection<UInt8>()) }
+        return of(name.utf8)
     }
 
     /// The hash of the name whose UTF-8 bytes are `bytes[range]`.
     @inlinable
-    package static func of(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 {
+    package static func of(_ bytes: [UInt8], _ range: Range<Int>) -> UInt64 { of(bytes[range]) }
+
+    /// FNV-1a over `bytes`, its high bits folded down.
+    @inlinable
+    static func of<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
         var hash = offsetBasis
-        for index in range { hash = (hash ^ UInt64(bytes[index])) &* prime }
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* prime }
         return hash ^ (hash >> 29)
     }
 }

@@ -41,8 +41,9 @@ struct DeviceTable: Sendable {
     /// it is not, it is computed and left in `hash` for the next lookup of the same device.
     mutating func slot(of device: String?, hash: inout UInt64?) -> Int? {
         if let lastDevice, lastDevice == device { return lastSlot }
-        if hash == nil { hash = DeviceNameHash.of(device) }
-        guard let entry = index.slot(of: device, hash: hash!) else { return nil }
+        let known = hash ?? DeviceNameHash.of(device)
+        hash = known
+        guard let entry = index.slot(of: device, hash: known) else { return nil }
         let found = index[slot: entry]
         lastDevice = .some(device)
         lastSlot = found

@@ -135,19 +135,23 @@ public struct PositioningEngine: Sendable {
         let pending = DeviceTrack.Pending(
             time: sample.timestamp, slot: slot, rssi: sample.rssi, activity: sample.activity)
         let used: Bool
-        var hash = deviceHash
-        if let index = devices.slot(of: sample.device, hash: &hash) {
+        var known = deviceHash
+        if let index = devices.slot(of: sample.device, hash: &known) {
             used = add(pending, to: index)
-        } else if configuration.compactAfter != nil,
-            devices.holdWithoutTrack(
-                pending, of: sample.device, hash: hash!, epoch: configuration.epoch,
-                reorderDelay: configuration.reorderDelay)
-        {
-            // A device that has closed no epoch is its samples until one would close an epoch.
-            used = true
         } else {
-            // A device held as samples wakes into the new track with them.
-            used = add(pending, to: devices.insert(makeTrack(for: sample.device), hash: hash!))
+            // A lookup that misses has computed the hash (kept in `known`).
+            let hash = known ?? DeviceNameHash.of(sample.device)
+            if configuration.compactAfter != nil,
+                devices.holdWithoutTrack(
+                    pending, of: sample.device, hash: hash, epoch: configuration.epoch,
+                    reorderDelay: configuration.reorderDelay)
+            {
+                // A device that has closed no epoch is its samples until one would close an epoch.
+                used = true
+            } else {
+                // A device held as samples wakes into the new track with them.
+                used = add(pending, to: devices.insert(makeTrack(for: sample.device), hash: hash))
+            }
         }
         if sample.timestamp > clock {
             clock = sample.timestamp

@@ -33,7 +33,8 @@ public struct BatchLocator: Sendable {
     public let smooth: Bool
     /// Skip malformed rows (counted in ``BatchResult/counts``) instead of stopping at the first.
     public let skipBadRows: Bool
-    /// Worker threads (see `ShardedPositioningEngine`): the reports are the same for every value.
+    /// Threads that position devices, the reading thread among them (see
+    /// `ShardedPositioningEngine`): the reports are the same for every value.
     public let jobs: Int
 
     /// A locator for `plan` with `models` overriding the plan's and the engine settings

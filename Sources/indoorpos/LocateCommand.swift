@@ -43,7 +43,7 @@ struct LocateCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "Worker threads (default: the machine's active cores). Devices are shared out among them; the output is byte for byte the same for every number.",
+            "Threads that position devices, the reading thread among them (default: the machine's active cores). Devices are shared out among them; the output is byte for byte the same for every number.",
         transform: JobsArgument.parse)
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
