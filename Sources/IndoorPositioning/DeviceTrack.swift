@@ -340,15 +340,23 @@ struct DeviceTrack: Sendable {
                 var first = PositionMeasurement(
                     startingTrackAt: fix, time: end, maximumVariance: setup.tracker.maximumPositionVariance)
                 first.level = level
-                tracker = try TrackerBank(
+                var bank = try TrackerBank(
                     first: first, configuration: setup.tracker,
                     offset: context.deviceOffset,
                     shadowing: context.shadowingModels(onLevel: level),
                     floorElevation: setup.floorElevation, offsetEstimate: start)
+                // Its own scratch space goes to the engine's (or is freed if that has some).
+                bank.returnScratch(&context.trackerScratch)
+                tracker = bank
             } else if var current = tracker {
-                // Mutated away from `tracker` so that its storage stays uniquely referenced.
+                // Mutated away from `tracker` so that its storage stays uniquely referenced; it
+                // works in the engine's shared scratch space for this epoch.
                 tracker = nil
-                defer { tracker = current }
+                current.borrowScratch(&context.trackerScratch)
+                defer {
+                    current.returnScratch(&context.trackerScratch)
+                    tracker = current
+                }
                 if current.level != level {
                     try current.changeLevel(
                         to: level, elevation: setup.floorElevation, outline: setup.outline,

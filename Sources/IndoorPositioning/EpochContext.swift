@@ -22,6 +22,9 @@ struct EpochContext: Sendable {
     /// epoch is closed at a time).
     var lagWorkspace = TrackerBank.WindowWorkspace()
     var lagEstimates: [TrackEstimate] = []
+    /// The epoch update's scratch space, lent to each device's trackers for its epoch (one
+    /// device's epoch is closed at a time).
+    var trackerScratch = TrackerScratch()
     /// The site-wide watch on beacons that keep disagreeing with the tracks (all devices).
     var consistency: BeaconConsistency
     /// The online learner of path-loss models (``PositioningEngine/Configuration/learning``),

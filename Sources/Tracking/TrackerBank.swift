@@ -71,6 +71,27 @@ public struct TrackerBank: Sendable {
         for k in members.indices { members[k].releaseScratch() }
     }
 
+    /// Takes `shared`'s buffers for this epoch, where it holds some (a bank's own are freed).
+    package mutating func borrowScratch(_ shared: inout TrackerScratch) {
+        for k in members.indices where k < shared.members.count && !shared.members[k].isEmpty {
+            members[k].scratch = .none
+            swap(&members[k].scratch, &shared.members[k])
+        }
+    }
+
+    /// Gives the buffers back to `shared` (or, where `shared` holds some already, frees the
+    /// bank's own): the bank holds no scratch until it borrows again.
+    package mutating func returnScratch(_ shared: inout TrackerScratch) {
+        while shared.members.count < members.count { shared.members.append(.none) }
+        for k in members.indices {
+            if shared.members[k].isEmpty {
+                swap(&members[k].scratch, &shared.members[k])
+            } else {
+                members[k].scratch = .none
+            }
+        }
+    }
+
     /// The index of the member with the largest weight.
     public var leader: Int { weights.indices.max { weights[$0] < weights[$1] } ?? 0 }
 
