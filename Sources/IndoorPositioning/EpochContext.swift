@@ -120,13 +120,13 @@ struct EpochContext: Sendable {
         }
     }
 
-    /// Takes the site-wide state a coordinator keeps (the watch's decisions, and with
-    /// `models` the beacons' models in force) from `coordinator`, value by value into this
-    /// context's own storage: a worker thread must not share a buffer with another (their
-    /// reference counts would bounce between cores on every read).
-    mutating func adoptShared(from coordinator: EpochContext, models: Bool) {
-        consistency.copyState(from: coordinator.consistency)
-        if models { beacons.copyModels(from: coordinator.beacons) }
+    /// Takes the site-wide state a coordinator keeps (the watch's decisions `consistency`, and
+    /// the beacons' models in force when `beacons` is given) value by value into this context's
+    /// own storage: a worker thread must not share a buffer with another (their reference
+    /// counts would bounce between cores on every read).
+    mutating func adoptShared(consistency shared: BeaconConsistency, beacons table: BeaconTable?) {
+        consistency.copyState(from: shared)
+        if let table { beacons.copyModels(from: table) }
     }
 
     /// Takes the learned models into the table when the update time has come (input time

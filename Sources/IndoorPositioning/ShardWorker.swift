@@ -34,6 +34,9 @@ final class ShardWorker: @unchecked Sendable {
         self.engine = engine
     }
 
+    /// Whether a job has anything to do: rows, finishing steps or a listing.
+    var hasInput: Bool { !input.samples.isEmpty || !finishing.isEmpty || listsHeld }
+
     /// Pushes the slice's rows, then runs the finishing steps; clears both.
     func process() {
         Self.push(input, into: &engine, output: &output, encoder: encoder)

@@ -47,6 +47,10 @@ public final class ShardedPositioningEngine {
     public static let interleavedRows = 64
     /// Devices finished per step at the end of the input (bounds the reports held at once).
     static let finishChunk = 4096
+    /// Rows a slice needs before other threads are woken for it: fewer (one phone's half epoch,
+    /// a few phones') are run by the caller at once, since waking a thread, handing it the slice
+    /// and waiting for it costs more than it saves (measured in Docs/Benchmarks.md).
+    static let sharedRows = 256
 
     /// Threads, the caller's included (1: everything on the caller's thread).
     public let jobs: Int
@@ -81,6 +85,8 @@ public final class ShardedPositioningEngine {
     private var pendingModelUpdate: Double?
     /// The slice running on the workers and its end-of-slice steps.
     private var inFlight: (queue: ShardQueue, idleCheck: Double?, modelUpdate: Double?)?
+    /// Slices handed to other threads so far (the rest ran on the caller's; for tests).
+    private(set) var sharedSlices = 0
     /// Reports merged into input order, waiting for ``drain(_:)``.
     private var ready: [PositionReport] = []
     /// With an ``encoder``: the bytes of the reports merged into input order, and their number,
@@ -315,22 +321,25 @@ public final class ShardedPositioningEngine {
         for k in workers.indices {
             swap(&workers[k].input, &pending[k])
         }
+        // A slice of fewer than `sharedRows` rows, or of one shard's, runs on this thread now.
+        let shared = jobs > 1 && pendingRows >= Self.sharedRows && pending.indices.count { workers[$0].hasInput } > 1
         pendingRows = 0
         sliceStart = nil
         interleavings = 0
         let steps = (idleCheck: pendingIdleCheck, modelUpdate: pendingModelUpdate)
         pendingIdleCheck = nil
         pendingModelUpdate = nil
-        start(idleCheck: steps.idleCheck, modelUpdate: steps.modelUpdate)
-        if jobs == 1 { complete() }
+        if shared { sharedSlices += 1 }
+        start(idleCheck: steps.idleCheck, modelUpdate: steps.modelUpdate, threads: shared ? jobs : 1)
+        if !shared { complete() }
     }
 
-    /// Starts `jobs` − 1 threads of the global queue on the workers' jobs, each taking the next
-    /// shard not yet taken until none is left; the caller joins in ``complete()``, which then
-    /// runs the end-of-slice steps given.
-    private func start(idleCheck: Double? = nil, modelUpdate: Double? = nil) {
+    /// Starts `threads` − 1 threads of the global queue (by default `jobs` − 1) on the workers'
+    /// jobs, each taking the next shard not yet taken until none is left; the caller joins in
+    /// ``complete()``, which then runs the end-of-slice steps given.
+    private func start(idleCheck: Double? = nil, modelUpdate: Double? = nil, threads: Int? = nil) {
         let queue = ShardQueue(workers: workers)
-        for _ in 1..<jobs {
+        for _ in 1..<(threads ?? jobs) {
             DispatchQueue.global(qos: .userInitiated).async { queue.work() }
         }
         inFlight = (queue, idleCheck, modelUpdate)
@@ -348,7 +357,10 @@ public final class ShardedPositioningEngine {
         let updates = coordinator.statistics.learnedModelUpdates
         if let time = slice.modelUpdate { coordinator.context.updateModels(at: time) }
         let adopted = coordinator.statistics.learnedModelUpdates != updates
-        for worker in workers { worker.engine.context.adoptShared(from: coordinator.context, models: adopted) }
+        // The shared state is read from the coordinator once, not once per worker.
+        let consistency = coordinator.context.consistency
+        let beacons = adopted ? coordinator.context.beacons : nil
+        for worker in workers { worker.engine.context.adoptShared(consistency: consistency, beacons: beacons) }
     }
 
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and

@@ -277,6 +277,26 @@ struct ShardedEngineTests {
         #expect(reports.map(\.1) == expected)
     }
 
+    @Test("slices of many rows in several shards go to other threads; one phone's stay on the caller's")
+    func whichSlicesAreShared() throws {
+        let (site, crowd) = try Self.traffic(seed: 47)
+        let phone = site.samples.filter { $0.device == site.samples[0].device }
+        #expect(phone.count > 1000)
+        for (samples, shares) in [(crowd, true), (phone, false)] {
+            let engine = try ShardedPositioningEngine(plan: site.plan, jobs: 2)
+            var reports: [PositionReport] = []
+            for sample in samples {
+                engine.push(sample)
+                engine.drain { reports.append($0) }
+            }
+            engine.finishReleasing { reports.append($0) }
+            // One phone's slices (half an epoch of its rows) are too small to hand over.
+            #expect((engine.sharedSlices > 0) == shares)
+            let one = try Self.single(samples, plan: site.plan, configuration: PositioningEngine.Configuration())
+            #expect(reports == one.reports)
+        }
+    }
+
     @Test("no threads is refused")
     func noJobs() throws {
         let site = try SimulatedSite(seed: 1)
