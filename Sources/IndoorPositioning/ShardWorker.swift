@@ -34,11 +34,18 @@ final class ShardWorker: @unchecked Sendable {
         self.engine = engine
     }
 
+    /// Whether a job or a release ran since the coordinator last collected: only then can the
+    /// output and the recorded effects hold anything.
+    var ran = false
+
     /// Whether a job has anything to do: rows, finishing steps or a listing.
     var hasInput: Bool { !input.samples.isEmpty || !finishing.isEmpty || listsHeld }
 
-    /// Pushes the slice's rows, then runs the finishing steps; clears both.
+    /// Pushes the slice's rows, then runs the finishing steps; clears both. Nothing to do (a
+    /// shard without rows in this slice) returns at once.
     func process() {
+        guard hasInput else { return }
+        ran = true
         Self.push(input, into: &engine, output: &output, encoder: encoder)
         input.removeAll()
         for (tag, device) in finishing {
@@ -74,6 +81,7 @@ final class ShardWorker: @unchecked Sendable {
 
     /// Finishes and forgets the devices in `slots` (idle release), each under its tag.
     func release(_ slots: [(tag: Int, slot: Int)]) {
+        ran = true
         for (tag, slot) in slots {
             engine.context.recording?.tag = tag
             engine.release([slot])

@@ -87,6 +87,8 @@ public final class ShardedPositioningEngine {
     private var inFlight: (queue: ShardQueue, idleCheck: Double?, modelUpdate: Double?)?
     /// Slices handed to other threads so far (the rest ran on the caller's; for tests).
     private(set) var sharedSlices = 0
+    /// Whether the coordinator's site-wide state changed since the workers last adopted it.
+    private var sharedStateChanged = false
     /// Reports merged into input order, waiting for ``drain(_:)``.
     private var ready: [PositionReport] = []
     /// With an ``encoder``: the bytes of the reports merged into input order, and their number,
@@ -357,10 +359,15 @@ public final class ShardedPositioningEngine {
         let updates = coordinator.statistics.learnedModelUpdates
         if let time = slice.modelUpdate { coordinator.context.updateModels(at: time) }
         let adopted = coordinator.statistics.learnedModelUpdates != updates
-        // The shared state is read from the coordinator once, not once per worker.
-        let consistency = coordinator.context.consistency
-        let beacons = adopted ? coordinator.context.beacons : nil
-        for worker in workers { worker.engine.context.adoptShared(consistency: consistency, beacons: beacons) }
+        // The workers take the coordinator's state when it changed (read from it once). A
+        // worker's engine records what its epochs would do to that state instead of doing it
+        // (EpochContext.recording), so its copy changes only here.
+        if sharedStateChanged || adopted {
+            sharedStateChanged = false
+            let consistency = coordinator.context.consistency
+            let beacons = adopted ? coordinator.context.beacons : nil
+            for worker in workers { worker.engine.context.adoptShared(consistency: consistency, beacons: beacons) }
+        }
     }
 
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
@@ -370,7 +377,8 @@ public final class ShardedPositioningEngine {
         // that the merge reads a local array instead of each worker's property once per report.
         var outputs: [ShardOutput] = []
         swap(&outputs, &merging)
-        for k in workers.indices { swap(&outputs[k], &workers[k].output) }
+        // Only the workers that ran have reports or effects (the others' outputs stay empty).
+        for k in workers.indices where workers[k].ran { swap(&outputs[k], &workers[k].output) }
         var next = Array(repeating: 0, count: workers.count)
         while let k = firstInMerge(
             of: outputs.count, key: { next[$0] < outputs[$0].reportTags.count ? outputs[$0].reportTags[next[$0]] : nil }
@@ -384,14 +392,17 @@ public final class ShardedPositioningEngine {
             }
             next[k] += 1
         }
-        for k in workers.indices {
+        var effects: [CrossDeviceEffects] = []
+        for k in workers.indices where workers[k].ran {
             outputs[k].removeAll()
             swap(&outputs[k], &workers[k].output)
+            effects.append(workers[k].takeEffects())
+            workers[k].ran = false
         }
         swap(&outputs, &merging)
-        let effects = workers.map { $0.takeEffects() }
         if effects.contains(where: { !$0.isEmpty }) {
             CrossDeviceEffects.apply(effects, to: &coordinator.context)
+            sharedStateChanged = true
         }
     }
 
