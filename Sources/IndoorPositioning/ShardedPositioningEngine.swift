@@ -324,7 +324,7 @@ public final class ShardedPositioningEngine {
             swap(&workers[k].input, &pending[k])
         }
         // A slice of fewer than `sharedRows` rows, or of one shard's, runs on this thread now.
-        let shared = jobs > 1 && pendingRows >= Self.sharedRows && pending.indices.count { workers[$0].hasInput } > 1
+        let shared = jobs > 1 && pendingRows >= Self.sharedRows && workers.lazy.filter(\.hasInput).count > 1
         pendingRows = 0
         sliceStart = nil
         interleavings = 0

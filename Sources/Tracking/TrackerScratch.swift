@@ -4,7 +4,7 @@
 ///
 /// Every epoch update fills its scratch before reading it, so whose buffers an update runs in
 /// does not change a result. An engine closes one device's epoch at a time, so one set serves
-/// all its devices: a device between epochs then holds no scratch (about 18 KB less per
+/// all its devices: a device between epochs then holds no scratch (about 19 KB less per
 /// device with 8 bias states), and the buffers an update works in stay in the processor's
 /// cache instead of being fetched from each device's own.
 package struct TrackerScratch: Sendable {
