@@ -310,7 +310,7 @@ public struct AugmentedTracker: Sendable {
     /// again. For a track that stays idle for a while: the estimates are unchanged, since every
     /// update fills its scratch before reading it.
     public mutating func releaseScratch() {
-        scratch = Scratch(size: 0, slots: 0, reserving: 0)
+        scratch = .none
         spareSteps = []
     }
 

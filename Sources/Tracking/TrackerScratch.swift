@@ -16,7 +16,8 @@ package struct TrackerScratch: Sendable {
 }
 
 extension AugmentedTracker.Scratch {
-    /// Buffers of no size: what a tracker holds while another holds its scratch.
+    /// Buffers of no size: what a tracker holds while another holds its scratch, or after
+    /// ``AugmentedTracker/releaseScratch()``.
     static var none: Self { Self(size: 0, slots: 0, reserving: 0) }
 
     /// Whether these are buffers of no size.
