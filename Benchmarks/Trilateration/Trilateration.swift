@@ -147,4 +147,15 @@ let benchmarks: @Sendable () -> Void = {
     ) {
         makeScenes(count: 1024)
     }
+    // Fixes the readings cannot determine (one or three beacons of the eight, the common offset
+    // estimated): the posterior mean over the room's outline, as the engine reports them.
+    var posterior = TrilaterationSolver.Configuration(
+        outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 24, y: 0), Point2D(x: 24, y: 16), Point2D(x: 0, y: 16)]))
+    posterior.commonOffsetSigma = 10
+    posterior.fallback = .outlinePosterior
+    for heard in [1, 3] {
+        solverBenchmark("OutlinePosterior\(heard)Of8Beacons", configuration: posterior) {
+            makeScenes(count: 1024).map { Array($0.prefix(heard)) }
+        }
+    }
 }

@@ -307,7 +307,9 @@ struct DeviceTrack: Sendable {
                     identity: entry.beacon.identity, position: entry.beacon.position, level: level,
                     model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
         }
-        return context.solve(observations, level: level, into: &fix)
+        // A fallback fix is reported only by a device without a track, or with tracking off.
+        let reported = tracker == nil || context.configuration.tracking == .none
+        return context.solve(observations, level: level, into: &fix, reported: reported)
     }
 
     /// The track's lifecycle for one epoch ending at `end`: a new floor retires the track (it

@@ -68,6 +68,9 @@ extension PositioningEngine {
         /// (Docs/Accuracy.md); a beacon that keeps misfitting is set apart across epochs instead
         /// (``excludesInconsistentBeacons``). The prior keeps a fix near the weighted centroid
         /// of the three nearest beacons unless the readings say otherwise (Docs/Trilateration.md).
+        /// A fix its readings cannot determine stays the weighted centroid; with `fallback` set
+        /// to `TrilaterationSolver.Fallback.outlinePosterior` the engine computes the posterior
+        /// only where that fix is reported (a device without a track, or tracking off).
         public static let engineSolver: TrilaterationSolver.Configuration = {
             var solver = TrilaterationSolver.Configuration(rejectsOutliers: false)
             solver.centroidPriorScale = 1

@@ -8,6 +8,9 @@ struct SolverWorkspace: Sendable {
     var terms: [BeaconTerm] = []
     /// Indices of the beacons currently in the fit.
     var active: [Int] = []
+    /// Per beacon, 1/σ² of one reading, dB⁻² (the outline posterior's weight of a mean; filled
+    /// only when the posterior is computed).
+    var readingWeight: [Double] = []
     /// Indices rejected as outliers, in order, with their residual and normalised residual.
     var rejected: [Int] = []
     var rejectedResidual: [Double] = []
@@ -24,6 +27,9 @@ struct SolverWorkspace: Sendable {
     var priorWeight = 0.0
     /// The beacons of the centroid prior (reused).
     var nearest: [Int] = []
+    /// The grid of the outline posterior, built at the first fallback that needs it (and again
+    /// when the outline changes).
+    var outlinePosterior: OutlinePosterior?
 
     // LAPACK operands and scratch.
     var matrixA = Matrix(rows: 0, columns: 0)

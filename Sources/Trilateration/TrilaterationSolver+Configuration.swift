@@ -32,6 +32,22 @@ extension TrilaterationSolver {
         case normalEquations
     }
 
+    /// The position of a fix that its readings cannot determine (fewer beacons than unknowns
+    /// + 1, or all beacons at one point).
+    public enum Fallback: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The beacons weighted by 1/d̂ᵢ² (received power when n = 2), with the covariance of
+        /// the mixture of their range shells. It assumes the beacons heard are the near ones.
+        case weightedCentroid = "weighted-centroid"
+        /// The posterior mean of a planar position over ``Configuration/outline`` (uniform
+        /// prior there, the readings' likelihood with each beacon's mean counted as one reading,
+        /// the common offset integrated out when it is estimated), with the posterior
+        /// covariance; on a grid of at most about 4,096 cells of at least 0.25 m. The weighted
+        /// centroid when there is no outline or the fix is spatial. It takes no evidence from
+        /// which beacons are heard: where hearing a beacon means being near it, it can be far
+        /// worse than the centroid (Docs/Trilateration.md has both measurements).
+        case outlinePosterior = "outline-posterior"
+    }
+
     /// Everything that steers a solve. All defaults are sensible for phones indoors.
     public struct Configuration: Sendable, Hashable, Codable {
         /// The cost minimised. Default ``Estimator/maximumLikelihood``.
@@ -90,6 +106,9 @@ extension TrilaterationSolver {
         public var centroidPriorScale: Double? = nil
         /// The beacons of the centroid prior. Default 3.
         public var centroidPriorBeacons: Int = 3
+        /// What a fix reports when its readings cannot determine a position (status
+        /// ``FixStatus/fallback(_:)``). Default ``Fallback/weightedCentroid``.
+        public var fallback: Fallback = .weightedCentroid
 
         /// A configuration; every argument has a default.
         public init(

@@ -40,6 +40,14 @@ public struct TrilaterationSolver: Sendable {
     ///   beyond the limits in ObservationLimits.swift, such as ``coordinateLimit``), or when the
     ///   configuration is out of range; `fix` is left unchanged then.
     public mutating func solve(_ observations: [BeaconObservation], into fix: inout Fix) throws(TrilaterationError) {
+        try solve(observations, into: &fix, fallback: configuration.fallback)
+    }
+
+    /// ``solve(_:into:)`` with the fallback estimate given per solve (an engine asks for the
+    /// outline posterior only where the fallback fix is reported).
+    package mutating func solve(
+        _ observations: [BeaconObservation], into fix: inout Fix, fallback estimate: Fallback
+    ) throws(TrilaterationError) {
         try configuration.validate()
         guard !observations.isEmpty else { throw .noObservations }
         for observation in observations { try Self.validate(observation) }
@@ -80,6 +88,9 @@ public struct TrilaterationSolver: Sendable {
             determine(subspace: subspace, into: &fix)
         }
 
+        if estimate == .outlinePosterior, case .fallback = fix.status {
+            posteriorFallback(observations, subspace: subspace, into: &fix)
+        }
         if !fix.position.isFiniteCoordinate || !fix.covariance.isFinite || !fix.residualRMS.isFinite {
             // Defensive: no arithmetic path above should get here, but a fix never carries NaN.
             fallback(.coincidentBeacons, subspace: subspace, into: &fix)
@@ -455,6 +466,31 @@ public struct TrilaterationSolver: Sendable {
         fix.residualRMS = 0
         fix.gdop = .infinity
         fix.status = .fallback(reason)
+    }
+
+    /// Replaces a fallback fix's position and covariance by the posterior over the outline
+    /// (``Fallback/outlinePosterior``), for planar fixes when an outline is set.
+    mutating func posteriorFallback(_ observations: [BeaconObservation], subspace: Subspace, into fix: inout Fix) {
+        guard subspace.order == 2, subspace.b2 == .zero, subspace.b0 == SIMD3(1, 0, 0),
+            let outline = configuration.outline
+        else { return }
+        // Each beacon's mean weighs as one reading (see OutlinePosterior).
+        workspace.readingWeight.removeAll(keepingCapacity: true)
+        for o in observations { workspace.readingWeight.append(1 / (o.model.sigma * o.model.sigma)) }
+        if workspace.outlinePosterior?.vertices != outline.vertices {
+            workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
+        }
+        guard workspace.outlinePosterior != nil else { return }
+        let (mean, covariance) = workspace.outlinePosterior!.estimate(
+            terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
+            planeZ: subspace.origin.z,
+            offsetPrecision: workspace.offsetPriorPrecision)
+        guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return }
+        fix.position.x = mean.x
+        fix.position.y = mean.y
+        fix.covariance = covariance
+        fix.accuracy = covariance.horizontalRadius
+        fix.ellipse = ErrorEllipse(horizontalOf: covariance)
     }
 
     // MARK: Outline

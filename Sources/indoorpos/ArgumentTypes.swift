@@ -4,6 +4,7 @@ import PositioningIO
 
 // The library's own enums are the command-line values (their raw values are the spellings).
 extension PositioningEngine.TrackingMode: ExpressibleByArgument {}
+extension TrilaterationSolver.Fallback: ExpressibleByArgument {}
 extension ReportFormat: ExpressibleByArgument {}
 extension EvaluationFormat: ExpressibleByArgument {}
 

@@ -27,6 +27,13 @@ struct EngineOptions: ParsableArguments {
         transform: NumberArgument.parse)
     var accelerationDensity: Double?
 
+    @Option(
+        name: .long,
+        help:
+            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, or outline-posterior (the posterior mean over the floor outline; see Docs/Trilateration.md)."
+    )
+    var fallback: TrilaterationSolver.Fallback = .weightedCentroid
+
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
     var noOutline = false
 
@@ -91,6 +98,7 @@ struct EngineOptions: ParsableArguments {
         var configuration = PositioningEngine.Configuration(
             epoch: epoch, tracking: tracker,
             sampleSigma: sampleSigma, constrainToOutline: !noOutline, recordsHistory: recordsHistory)
+        configuration.solver.fallback = fallback
         if let accelerationDensity { configuration.tracker.accelerationDensity = accelerationDensity }
         if motionModes { configuration.tracker.motionModes = MotionModes() }
         configuration.deviceOffset = offsetModel

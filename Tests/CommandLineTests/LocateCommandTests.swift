@@ -124,6 +124,31 @@ struct LocateCommandTests {
         }
     }
 
+    @Test("--fallback outline-posterior moves only the fallback rows of single scans")
+    func fallbackOption() throws {
+        // Two devices heard by one beacon each, then the sample's three walks unchanged.
+        let lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline)
+        let uuid = "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C"
+        let scans = ["1581252400.5000,scan-a,\(uuid),1,1,-85", "1581252400.5000,scan-b,\(uuid),1,7,-70"]
+        let input = path("scans.csv")
+        try (([String(lines[0])] + scans + lines.dropFirst().map(String.init)).joined(separator: "\n")).write(
+            toFile: input, atomically: true, encoding: .utf8)
+        let centroid = try Tool.run(["locate", "--plan", Self.plan, "--rssi", input])
+        let posterior = try Tool.run(["locate", "--plan", Self.plan, "--rssi", input, "--fallback", "outline-posterior"]
+        )
+        #expect(centroid.status == 0 && posterior.status == 0)
+        let a = Self.rows(centroid.stdout), b = Self.rows(posterior.stdout)
+        #expect(a.count == b.count)
+        for (x, y) in zip(a, b) {
+            if ["scan-a", "scan-b"].contains(x[5]) {
+                #expect(x[8] == "fallback" && y[8] == "fallback")
+                #expect(x[1] != y[1] || x[2] != y[2])
+            } else {
+                #expect(x == y)
+            }
+        }
+    }
+
     @Test(
         "bad arguments and files give one line on stderr and a non-zero status",
         arguments: [
@@ -131,7 +156,8 @@ struct LocateCommandTests {
             ["locate", "--plan", "PLAN", "--rssi", "/nonexistent/rssi.csv"],
             ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--epoch", "0"],
             ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--tracker", "none", "--smooth"],
-            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--calibration", "/nonexistent/cal.json"]
+            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--calibration", "/nonexistent/cal.json"],
+            ["locate", "--plan", "PLAN", "--rssi", "RSSI", "--fallback", "nearest"]
         ])
     func badArguments(_ arguments: [String]) throws {
         let resolved = arguments.map { $0 == "PLAN" ? Self.plan : $0 == "RSSI" ? Self.rssi : $0 }

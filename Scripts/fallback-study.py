@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""The measurements behind the fallback estimate of fixes that one to three beacons cannot
+determine (Docs/Trilateration.md, "Fixes the readings cannot determine"). Truth is used only to
+score; nothing here chooses a setting.
+
+    fallback-study.py buckets FIXES.csv [DATA]
+        RMSE and honesty of a `locate` output on uji-geo, by the number of beacons each scan heard.
+    fallback-study.py uji FIXES.csv [DATA]
+        uji-geo's scans of 1-3 beacons, by beacons heard: the weighted centroid, the outline
+        posterior (what `--fallback outline-posterior` computes, here on a 0.25-m grid in numpy)
+        and the posterior with non-detections, P(heard | d) a logistic in ln d fitted to the
+        scans of four or more beacons at the positions FIXES.csv gives them (no truth).
+    fallback-study.py simulate
+        The same three on simulated scans where hearing a beacon means being near it: a 24 x 16 m
+        room, beacons on the walls or on a 4-m grid, -75 dBm at 1 m, n = 2, a beacon heard when its
+        reading is above -95 dBm, the phone's offset N(0, 5^2) dB; the logistic is fitted at the
+        true positions of the scans of four or more beacons plus 1.5 m of noise.
+
+The posterior uses the engine's defaults: sigma 4 dB per reading, the common offset's prior 10 dB.
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+SIGMA, TAU = 4.0, 10.0
+
+
+def posterior_mean(readings, log_distances, gx, gy, slope, p0, extra=None):
+    """Posterior mean over the grid: readings (k) against log-distance maps (k x cells)."""
+    e = readings[:, None] - (p0[:, None] - slope[:, None] * log_distances)
+    s2 = (e ** 2).sum(0) / SIGMA ** 2
+    s1 = e.sum(0) / SIGMA ** 2
+    ll = -0.5 * (s2 - s1 ** 2 / (1 / TAU ** 2 + len(readings) / SIGMA ** 2))
+    if extra is not None:
+        ll = ll + extra
+    p = np.exp(ll - ll.max())
+    p /= p.sum()
+    return np.array([(p * gx).sum(), (p * gy).sum()])
+
+
+def weighted_centroid(readings, positions):
+    strongest = np.argsort(-readings)[:3]
+    w = 10 ** (readings[strongest] / 10)
+    return (w[:, None] * positions[strongest]).sum(0) / w.sum()
+
+
+def fit_logistic(x, y):
+    """P(heard) = 1 / (1 + exp(-(a + b ln d))) by Newton's method."""
+    a = b = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-(a + b * x)))
+        w = p * (1 - p) + 1e-12
+        g = np.array([(y - p).sum(), ((y - p) * x).sum()])
+        h = np.array([[w.sum(), (w * x).sum()], [(w * x).sum(), (w * x * x).sum()]])
+        step = np.linalg.solve(h, g)
+        a, b = a + step[0], b + step[1]
+    return a, b
+
+
+def detection_map(a, b, log_distances, heard):
+    """Σ log P(heard) over the heard beacons + Σ log P(not heard) over the others, per cell."""
+    p = 1 / (1 + np.exp(-(a + b * log_distances)))
+    mask = np.zeros(len(log_distances), bool)
+    mask[heard] = True
+    return np.log(p[mask]).sum(0) + np.log1p(-p[~mask]).sum(0)
+
+
+def rows(rmse_by_count, labels):
+    print("| beacons heard | scans | " + " | ".join(labels) + " |")
+    print("| ---: | ---: |" + " ---: |" * len(labels))
+    for k in sorted(rmse_by_count):
+        a = np.sqrt(np.array(rmse_by_count[k]).mean(0))
+        print(f"| {k} | {len(rmse_by_count[k])} | " + " | ".join(f"{v:.2f}" for v in a) + " |")
+
+
+def load_uji(data):
+    site = os.path.join(data, "uji-geo")
+    plan = json.load(open(os.path.join(site, "plan.json")))
+    d = plan["defaults"]
+    floor = plan["floors"][0]
+    index = {b["minor"]: i for i, b in enumerate(floor["beacons"])}
+    beacons = np.array([(b["x"], b["y"], b["z"]) for b in floor["beacons"]])
+    scans = {}
+    for r in csv.DictReader(open(os.path.join(site, "rssi.csv"))):
+        scans.setdefault(r["device"], {})[index[int(r["minor"])]] = float(r["rssi"])
+    truth = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(os.path.join(site, "truth.csv")))}
+    return d, floor, beacons, scans, truth
+
+
+def buckets(fixes, data):
+    _, _, _, scans, truth = load_uji(data)
+    out = {}
+    for r in csv.DictReader(open(fixes)):
+        t = truth[r["device"]]
+        e = math.hypot(float(r["x"]) - t[0], float(r["y"]) - t[1])
+        for key in (min(len(scans[r["device"]]), 4), "all"):
+            out.setdefault(key, []).append((e * e, e <= float(r["accuracy"])))
+    print("| beacons heard | scans | RMSE (m) | honesty |")
+    print("| --- | ---: | ---: | ---: |")
+    for key in [1, 2, 3, 4, "all"]:
+        v = out.get(key, [])
+        if v:
+            label = "4 or more" if key == 4 else key
+            rmse = math.sqrt(sum(e for e, _ in v) / len(v))
+            print(f"| {label} | {len(v)} | {rmse:.2f} | {100 * sum(h for _, h in v) / len(v):.0f} % |")
+
+
+def uji(fixes, data):
+    d, floor, beacons, scans, truth = load_uji(data)
+    rz, slope0 = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10)
+    outline = np.array(floor["outline"])
+    xs = np.arange(outline[:, 0].min() + 0.125, outline[:, 0].max(), 0.25)
+    ys = np.arange(outline[:, 1].min() + 0.125, outline[:, 1].max(), 0.25)
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
+    estimated = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
+    x, y = [], []
+    for device, heard in scans.items():
+        if len(heard) >= 4 and device in estimated:
+            p = np.array(estimated[device])
+            for i, b in enumerate(beacons):
+                x.append(0.5 * math.log((p[0] - b[0]) ** 2 + (p[1] - b[1]) ** 2 + (b[2] - rz) ** 2))
+                y.append(1.0 if i in heard else 0.0)
+    a, b = fit_logistic(np.array(x), np.array(y))
+    print(f"P(heard | d) fitted at the reported positions: {[round(1 / (1 + math.exp(-(a + b * math.log(m)))), 2) for m in (1, 3, 10)]} at 1, 3, 10 m")
+    out = {}
+    for device, heard in scans.items():
+        if not 1 <= len(heard) <= 3:
+            continue
+        ids = np.array(sorted(heard))
+        readings = np.array([heard[i] for i in ids])
+        t = np.array(truth[device])
+        slope = np.full(len(ids), slope0)
+        p0 = np.full(len(ids), d["measuredPower"])
+        c = weighted_centroid(readings, beacons[ids, :2])
+        m1 = posterior_mean(readings, lnd[ids], gx, gy, slope, p0)
+        m2 = posterior_mean(readings, lnd[ids], gx, gy, slope, p0, detection_map(a, b, lnd, ids))
+        out.setdefault(len(ids), []).append([((v - t) ** 2).sum() for v in (c, m1, m2)])
+    rows(out, ["weighted centroid", "outline posterior", "with non-detections"])
+
+
+def simulate():
+    rng = np.random.default_rng(1)
+    walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
+    grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
+    xs, ys = np.arange(0.125, 24, 0.25), np.arange(0.125, 16, 0.25)
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    for name, beacons, shadowing in (("walls, 4 dB", walls, 4.0), ("walls, 8 dB", walls, 8.0), ("grid, 8 dB", grid, 8.0)):
+        lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
+        slope = 10 * 2 / math.log(10)
+        scans = []
+        for _ in range(6000):
+            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
+            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
+            r = -75 - 20 * np.log10(dist) + rng.normal(0, 5) + rng.normal(0, shadowing, len(beacons))
+            scans.append((t, r))
+        x, y = [], []
+        for t, r in scans:
+            if (r > -95).sum() >= 4:
+                p = t + rng.normal(0, 1.5, 2)
+                for i, b in enumerate(beacons):
+                    x.append(0.5 * math.log(((p - b) ** 2).sum() + 1.96))
+                    y.append(float(r[i] > -95))
+        a, b = fit_logistic(np.array(x), np.array(y))
+        out = {}
+        for t, r in scans:
+            ids = np.where(r > -95)[0]
+            if not 1 <= len(ids) <= 3:
+                continue
+            k = len(ids)
+            c = weighted_centroid(r[ids], beacons[ids])
+            m1 = posterior_mean(r[ids], lnd[ids], gx, gy, np.full(k, slope), np.full(k, -75.0))
+            m2 = posterior_mean(r[ids], lnd[ids], gx, gy, np.full(k, slope), np.full(k, -75.0), detection_map(a, b, lnd, ids))
+            out.setdefault(k, []).append([((v - t) ** 2).sum() for v in (c, m1, m2)])
+        print(f"\n{name} (RMSE m)\n")
+        rows(out, ["weighted centroid", "outline posterior", "with non-detections"])
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "simulate":
+        simulate()
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji"):
+        data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+        (buckets if sys.argv[1] == "buckets" else uji)(sys.argv[2], data)
+    else:
+        sys.exit(__doc__)

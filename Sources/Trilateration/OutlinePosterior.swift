@@ -1,0 +1,252 @@
+import BeaconModel
+import Foundation
+import LinearAlgebra
+
+/// The posterior of a planar position over a floor's outline, for fixes whose readings cannot
+/// determine a position (fewer beacons than unknowns + 1, or beacons at one point).
+///
+/// With a uniform prior over the outline, the readings' log-normal likelihood and, when the
+/// solve estimates one, a common offset Δ ~ N(0, τ²) integrated out in closed form, the
+/// log-likelihood of a point p is (rᵢ = RSSI̅ᵢ − P₀ᵢ + 10 nᵢ log₁₀ dᵢ(p), wᵢ = 1/σᵢ²)
+///
+///     ℓ(p) = −½ [Σ wᵢ rᵢ² − (Σ wᵢ rᵢ)² / (1/τ² + Σ wᵢ)]      (offset estimated)
+///     ℓ(p) = −½ Σ wᵢ rᵢ²                                   (offset known)
+///
+/// The fix is the posterior mean E[p] = Σ e^ℓ p / Σ e^ℓ over the centres of a grid of cells
+/// inside the outline, and its covariance the posterior covariance plus each cell's own
+/// (h²/12 per axis). The mean is the estimate of least expected squared error given the
+/// readings and the outline; with one or two beacons it lies where the outline leaves room
+/// at the distance the reading suggests, not on the beacon as a weighted centroid does.
+///
+/// A beacon's mean of m readings counts as one reading of variance σ², not σ²/m: readings
+/// taken at one place share their shadowing (it is the place's, and a phone moves about a
+/// metre in a 1-s epoch), so averaging them does not shrink it. Weighted by m/σ², as the
+/// determined fix weighs it, two beacons heard many times an epoch gave a simulated walking
+/// phone radii under 2 m.
+///
+/// The grid has at most about ``maximumCells`` cells of at least ``minimumSpacing`` metres.
+/// With one beacon, ℓ depends only on its distance, so the cells are summed once per beacon
+/// into ``radialBins`` bins of log-distance (their count, mean ln d and first and second
+/// moments of position) and a fix costs one exponential per bin; the profiles of the last
+/// ``cachedProfiles`` beacons are kept.
+struct OutlinePosterior: Sendable {
+    /// The most grid cells over the outline's bounding box.
+    static let maximumCells = 4096
+    /// The finest cell spacing, metres.
+    static let minimumSpacing = 0.25
+    /// Log-distance bins of a one-beacon profile.
+    static let radialBins = 64
+    /// One-beacon profiles kept.
+    static let cachedProfiles = 32
+
+    /// The outline the grid was built for.
+    let vertices: [Point2D]
+    /// The bounding box's centre; cell coordinates are relative to it.
+    let origin: SIMD2<Double>
+    /// The cell sides, metres.
+    let cellWidth: Double
+    let cellHeight: Double
+    /// Centres of the cells inside the outline, relative to ``origin``.
+    private var cellX: [Double] = []
+    private var cellY: [Double] = []
+    /// Per-cell log-likelihoods of the current estimate (reused).
+    private var logLikelihood: [Double] = []
+    /// Keys (beacon x, y, z, receiver plane z) of the cached one-beacon profiles, their bins
+    /// (``radialBins`` slots each, the used ones first) and how many slots each uses.
+    private var profileKeys: [SIMD4<Double>] = []
+    private var profileBins: [RadialBin] = []
+    private var profileUsed: [Int] = []
+    private var nextProfile = 0
+
+    /// The grid of `vertices`; nil when the outline has no area or no cell centre inside it.
+    init?(outline vertices: [Point2D]) {
+        guard vertices.count >= 3 else { return nil }
+        var lo = SIMD2(Double.infinity, .infinity), hi = -lo
+        for v in vertices {
+            lo = SIMD2(min(lo.x, v.x), min(lo.y, v.y))
+            hi = SIMD2(max(hi.x, v.x), max(hi.y, v.y))
+        }
+        let size = hi - lo
+        guard size.x > 0, size.y > 0, size.x.isFinite, size.y.isFinite else { return nil }
+        let spacing = max(Self.minimumSpacing, (size.x * size.y / Double(Self.maximumCells)).squareRoot())
+        let columns = max(1, Int((size.x / spacing).rounded(.up)))
+        let rows = max(1, Int((size.y / spacing).rounded(.up)))
+        self.vertices = vertices
+        origin = (lo + hi) / 2
+        cellWidth = size.x / Double(columns)
+        cellHeight = size.y / Double(rows)
+        for row in 0..<rows {
+            let y = lo.y + (Double(row) + 0.5) * cellHeight
+            for column in 0..<columns {
+                let x = lo.x + (Double(column) + 0.5) * cellWidth
+                guard OutlineGeometry.contains(vertices, Point2D(x: x, y: y)) else { continue }
+                cellX.append(x - origin.x)
+                cellY.append(y - origin.y)
+            }
+        }
+        guard !cellX.isEmpty else { return nil }
+        logLikelihood = Array(repeating: 0, count: max(cellX.count, Self.radialBins))
+    }
+
+    /// The posterior mean and covariance of the horizontal position given the beacons
+    /// `active` of `terms`, the receiver at height `planeZ`, and the common offset's prior
+    /// precision 1/τ² (0: the offset is known and not estimated).
+    mutating func estimate(
+        terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double
+    ) -> (mean: SIMD2<Double>, covariance: PositionCovariance) {
+        var moments = Moments()
+        if active.count == 1 {
+            let term = terms[active[0]]
+            let profile = self.profile(
+                for: SIMD4(term.position.x, term.position.y, term.position.z, planeZ))
+            accumulateProfile(
+                profile, term: term, weight: weights[active[0]], offsetPrecision: offsetPrecision, into: &moments)
+        } else {
+            accumulateGrid(
+                terms: terms, weights: weights, active: active, planeZ: planeZ, offsetPrecision: offsetPrecision,
+                into: &moments)
+        }
+        let mean = SIMD2(moments.x, moments.y) / moments.mass
+        let xx = max(moments.xx / moments.mass - mean.x * mean.x, 0) + cellWidth * cellWidth / 12
+        let yy = max(moments.yy / moments.mass - mean.y * mean.y, 0) + cellHeight * cellHeight / 12
+        let xy = moments.xy / moments.mass - mean.x * mean.y
+        return (origin + mean, PositionCovariance(xx: xx, xy: xy, yy: yy))
+    }
+
+    /// Weighted sums of the cells: mass, first and second moments (relative coordinates).
+    private struct Moments {
+        var mass = 0.0, x = 0.0, y = 0.0, xx = 0.0, xy = 0.0, yy = 0.0
+    }
+
+    // MARK: Several beacons: every cell
+
+    private mutating func accumulateGrid(
+        terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double,
+        into moments: inout Moments
+    ) {
+        var best = -Double.infinity
+        for c in cellX.indices {
+            let x = cellX[c] + origin.x, y = cellY[c] + origin.y
+            var sum2 = 0.0, sum1 = 0.0, total = 0.0
+            for i in active {
+                let t = terms[i]
+                let dx = x - t.position.x, dy = y - t.position.y, dz = planeZ - t.position.z
+                let r = t.offset + t.slope * 0.5 * Foundation.log(max(dx * dx + dy * dy + dz * dz, 1e-4))
+                let w = weights[i]
+                sum2 += w * r * r
+                sum1 += w * r
+                total += w
+            }
+            let l = offsetPrecision > 0 ? -0.5 * (sum2 - sum1 * sum1 / (offsetPrecision + total)) : -0.5 * sum2
+            logLikelihood[c] = l
+            best = max(best, l)
+        }
+        for c in cellX.indices {
+            let l = logLikelihood[c] - best
+            guard l > -40 else { continue }
+            let p = Foundation.exp(l)
+            let x = cellX[c], y = cellY[c]
+            moments.mass += p
+            moments.x += p * x
+            moments.y += p * y
+            moments.xx += p * x * x
+            moments.xy += p * x * y
+            moments.yy += p * y * y
+        }
+    }
+
+    // MARK: One beacon: log-distance profiles
+
+    /// One log-distance bin of a profile: its cells' count, mean ln d and position sums
+    /// (relative coordinates).
+    private struct RadialBin: Sendable {
+        var count = 0.0, logDistance = 0.0, x = 0.0, y = 0.0, xx = 0.0, xy = 0.0, yy = 0.0
+    }
+
+    /// The range in ``profileBins`` of the profile of a beacon at `key` (x, y, z, receiver
+    /// plane z), built if it is not cached (replacing the oldest when the cache is full).
+    private mutating func profile(for key: SIMD4<Double>) -> Range<Int> {
+        if let index = profileKeys.firstIndex(of: key) {
+            return index * Self.radialBins..<(index * Self.radialBins + profileUsed[index])
+        }
+        let index: Int
+        if profileKeys.count < Self.cachedProfiles {
+            index = profileKeys.count
+            profileKeys.append(key)
+            profileUsed.append(0)
+            profileBins.append(contentsOf: repeatElement(RadialBin(), count: Self.radialBins))
+        } else {
+            index = nextProfile
+            nextProfile = (nextProfile + 1) % Self.cachedProfiles
+            profileKeys[index] = key
+        }
+        buildProfile(index, beacon: key)
+        return index * Self.radialBins..<(index * Self.radialBins + profileUsed[index])
+    }
+
+    /// Sums the cells into log-distance bins between the nearest and farthest cell, and keeps
+    /// the bins that hold any cell at the front of the profile's slots.
+    private mutating func buildProfile(_ index: Int, beacon: SIMD4<Double>) {
+        let base = index * Self.radialBins
+        for k in base..<(base + Self.radialBins) { profileBins[k] = RadialBin() }
+        let dz = beacon.w - beacon.z
+        var lo = Double.infinity, hi = -Double.infinity
+        for c in cellX.indices {
+            let dx = cellX[c] + origin.x - beacon.x, dy = cellY[c] + origin.y - beacon.y
+            let l = 0.5 * Foundation.log(max(dx * dx + dy * dy + dz * dz, 1e-4))
+            logLikelihood[c] = l
+            lo = min(lo, l)
+            hi = max(hi, l)
+        }
+        let scale = hi > lo ? Double(Self.radialBins) / (hi - lo) : 0
+        for c in cellX.indices {
+            let l = logLikelihood[c]
+            let x = cellX[c], y = cellY[c]
+            let k = base + min(Int((l - lo) * scale), Self.radialBins - 1)
+            profileBins[k].count += 1
+            profileBins[k].logDistance += l
+            profileBins[k].x += x
+            profileBins[k].y += y
+            profileBins[k].xx += x * x
+            profileBins[k].xy += x * y
+            profileBins[k].yy += y * y
+        }
+        var used = 0
+        for k in base..<(base + Self.radialBins) where profileBins[k].count > 0 {
+            var bin = profileBins[k]
+            bin.logDistance /= bin.count
+            profileBins[base + used] = bin
+            used += 1
+        }
+        profileUsed[index] = used
+    }
+
+    /// Adds a one-beacon posterior from the profile bins `bins`: each bin at its mean ln d.
+    private mutating func accumulateProfile(
+        _ bins: Range<Int>, term: BeaconTerm, weight w: Double, offsetPrecision: Double,
+        into moments: inout Moments
+    ) {
+        // ℓ = −½ c r² with c = w/(1 + w τ²) when the offset is estimated, w otherwise.
+        let c = offsetPrecision > 0 ? w * offsetPrecision / (offsetPrecision + w) : w
+        var best = -Double.infinity
+        for k in bins {
+            let r = term.offset + term.slope * profileBins[k].logDistance
+            let l = -0.5 * c * r * r
+            logLikelihood[k - bins.lowerBound] = l
+            best = max(best, l)
+        }
+        for k in bins {
+            // Bins more than e⁻⁴⁰ below the best add nothing a Double can hold.
+            let l = logLikelihood[k - bins.lowerBound] - best
+            guard l > -40 else { continue }
+            let p = Foundation.exp(l)
+            let bin = profileBins[k]
+            moments.mass += p * bin.count
+            moments.x += p * bin.x
+            moments.y += p * bin.y
+            moments.xx += p * bin.xx
+            moments.xy += p * bin.xy
+            moments.yy += p * bin.yy
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import IndoorPositioning
+import TestSupport
+import Testing
+
+/// The engine's reported fallback fixes with `solver.fallback` = `.outlinePosterior`: single
+/// scans of one or two beacons, as on uji-geo.
+@Suite("Engine fallback estimate")
+struct EngineFallbackTests {
+    /// One scan per device: device k hears the beacons `heard[k]` once at t = 0.5 s.
+    static func scans(_ site: SimulatedSite, heard: [[Int]], rssi: Double) -> [RSSISample] {
+        heard.enumerated().flatMap { k, beacons in
+            beacons.map { b in
+                RSSISample(timestamp: 0.5, identity: SimulatedSite.identity(b), rssi: rssi, device: "scan\(k)")
+            }
+        }
+    }
+
+    @Test("one-beacon scans: the centroid reports the beacon, the posterior a point inside the floor")
+    func oneBeaconScans() throws {
+        let site = try SimulatedSite(seed: 3, configuration: SimulatedSite.walk(duration: 10))
+        let beacons = site.plan.floors[0].beacons
+        let samples = Self.scans(site, heard: beacons.indices.map { [$0] }, rssi: -80)
+        let centroid = try PositioningEngine.locate(samples, plan: site.plan)
+        var configuration = PositioningEngine.Configuration()
+        configuration.solver.fallback = .outlinePosterior
+        let posterior = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
+        #expect(centroid.count == beacons.count && posterior.count == beacons.count)
+        let outline = site.plan.floors[0].outline!
+        for (a, b) in zip(centroid, posterior) {
+            #expect(a.source == .fallback && b.source == .fallback)
+            #expect(b.position.x.isFinite && b.position.y.isFinite && b.accuracy.isFinite && b.accuracy > 1)
+            #expect(outline.contains(Point2D(x: b.position.x, y: b.position.y)))
+            // A reading of −80 dBm says the phone is metres away: the posterior leaves the beacon.
+            #expect(
+                Point2D(x: a.position.x, y: a.position.y).distance(to: Point2D(x: b.position.x, y: b.position.y)) > 1)
+        }
+    }
+
+    @Test("tracked epochs do not change: a walk hearing every beacon gives the same reports")
+    func trackedWalkUnchanged() throws {
+        let site = try SimulatedSite(seed: 4, configuration: SimulatedSite.walk(duration: 40))
+        // Drop all but two beacons for the first two seconds: the first reports are fallbacks.
+        let samples = site.samples.filter { $0.timestamp >= 2 || $0.identity.minor <= 2 }
+        let plain = try PositioningEngine.locate(samples, plan: site.plan)
+        var configuration = PositioningEngine.Configuration()
+        configuration.solver.fallback = .outlinePosterior
+        let posterior = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
+        #expect(plain.count == posterior.count)
+        let fallbacks = plain.indices.filter { plain[$0].source == .fallback }
+        #expect(!fallbacks.isEmpty)
+        for k in plain.indices where !fallbacks.contains(k) {
+            #expect(plain[k] == posterior[k])
+        }
+        // The fallback reports themselves differ.
+        #expect(fallbacks.contains { plain[$0].position != posterior[$0].position })
+    }
+}
