@@ -9,7 +9,8 @@ score; nothing here chooses a setting.
         uji-geo's scans of 1-3 beacons, by beacons heard: the weighted centroid, the outline
         posterior (what `--fallback outline-posterior` computes, here on a 0.25-m grid in numpy)
         and the posterior with non-detections, P(heard | d) a logistic in ln d fitted to the
-        scans of four or more beacons at the positions FIXES.csv gives them (no truth).
+        scans of four or more beacons at the positions FIXES.csv gives them (no truth); and the
+        same with the device's offset in the logistic (P(heard | d, Δ), Δ summed over a grid).
     fallback-study.py simulate
         The same three on simulated scans where hearing a beacon means being near it: a 24 x 16 m
         room, beacons on the walls or on a 4-m grid, -75 dBm at 1 m, n = 2, a beacon heard when its
@@ -69,6 +70,34 @@ def detection_map(a, b, log_distances, heard):
     return np.log(p[mask]).sum(0) + np.log1p(-p[~mask]).sum(0)
 
 
+def fit_logistic_offset(x, offsets, y):
+    """P(heard) = 1 / (1 + exp(-(a + b ln d + c Δ))) by Newton's method (Δ the device's offset)."""
+    design = np.column_stack([np.ones_like(x), x, offsets])
+    w = np.zeros(3)
+    for _ in range(60):
+        p = 1 / (1 + np.exp(-design @ w))
+        h = (design * (p * (1 - p) + 1e-12)[:, None]).T @ design
+        w = w + np.linalg.solve(h + 1e-9 * np.eye(3), design.T @ (y - p))
+    return w
+
+
+def posterior_mean_offset(readings, log_distances, heard, gx, gy, slope, p0, w):
+    """The posterior mean with the detection model of fit_logistic_offset, Δ summed over a grid
+    of 2 dB steps within ±45 dB (prior N(0, τ²)) instead of integrated in closed form."""
+    e = readings[:, None] - (p0[:, None] - slope[:, None] * log_distances[heard])
+    mask = np.zeros(len(log_distances), bool)
+    mask[heard] = True
+    total = None
+    for offset in np.arange(-45, 45.1, 2.0):
+        p = 1 / (1 + np.exp(-(w[0] + w[1] * log_distances + w[2] * offset)))
+        ll = -0.5 * ((e - offset) ** 2).sum(0) / SIGMA ** 2 - 0.5 * offset ** 2 / TAU ** 2
+        ll = ll + np.log(p[mask]).sum(0) + np.log1p(-p[~mask]).sum(0)
+        total = ll if total is None else np.logaddexp(total, ll)
+    p = np.exp(total - total.max())
+    p /= p.sum()
+    return np.array([(p * gx).sum(), (p * gy).sum()])
+
+
 def rows(rmse_by_count, labels):
     print("| beacons heard | scans | " + " | ".join(labels) + " |")
     print("| ---: | ---: |" + " ---: |" * len(labels))
@@ -118,14 +147,20 @@ def uji(fixes, data):
     gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
     lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
     estimated = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
-    x, y = [], []
+    x, y, offsets = [], [], []
     for device, heard in scans.items():
         if len(heard) >= 4 and device in estimated:
             p = np.array(estimated[device])
-            for i, b in enumerate(beacons):
-                x.append(0.5 * math.log((p[0] - b[0]) ** 2 + (p[1] - b[1]) ** 2 + (b[2] - rz) ** 2))
+            ln = [0.5 * math.log((p[0] - b[0]) ** 2 + (p[1] - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons]
+            # The scan's offset: its residuals' mean at the reported position, shrunk by the prior.
+            residuals = [heard[i] - (d["measuredPower"] - slope0 * ln[i]) for i in heard]
+            offset = sum(residuals) / SIGMA ** 2 / (1 / TAU ** 2 + len(residuals) / SIGMA ** 2)
+            for i in range(len(beacons)):
+                x.append(ln[i])
                 y.append(1.0 if i in heard else 0.0)
+                offsets.append(offset)
     a, b = fit_logistic(np.array(x), np.array(y))
+    w = fit_logistic_offset(np.array(x), np.array(offsets), np.array(y))
     print(f"P(heard | d) fitted at the reported positions: {[round(1 / (1 + math.exp(-(a + b * math.log(m)))), 2) for m in (1, 3, 10)]} at 1, 3, 10 m")
     out = {}
     for device, heard in scans.items():
@@ -139,8 +174,9 @@ def uji(fixes, data):
         c = weighted_centroid(readings, beacons[ids, :2])
         m1 = posterior_mean(readings, lnd[ids], gx, gy, slope, p0)
         m2 = posterior_mean(readings, lnd[ids], gx, gy, slope, p0, detection_map(a, b, lnd, ids))
-        out.setdefault(len(ids), []).append([((v - t) ** 2).sum() for v in (c, m1, m2)])
-    rows(out, ["weighted centroid", "outline posterior", "with non-detections"])
+        m3 = posterior_mean_offset(readings, lnd, ids, gx, gy, slope, p0, w)
+        out.setdefault(len(ids), []).append([((v - t) ** 2).sum() for v in (c, m1, m2, m3)])
+    rows(out, ["weighted centroid", "outline posterior", "with non-detections", "non-detections with the offset"])
 
 
 def simulate():
@@ -156,18 +192,22 @@ def simulate():
         for _ in range(6000):
             t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
             dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
-            r = -75 - 20 * np.log10(dist) + rng.normal(0, 5) + rng.normal(0, shadowing, len(beacons))
-            scans.append((t, r))
-        x, y = [], []
-        for t, r in scans:
+            offset = rng.normal(0, 5)
+            r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
+            scans.append((t, r, offset))
+        x, y, offsets = [], [], []
+        for t, r, offset in scans:
             if (r > -95).sum() >= 4:
                 p = t + rng.normal(0, 1.5, 2)
+                estimate = offset + rng.normal(0, 2)
                 for i, b in enumerate(beacons):
                     x.append(0.5 * math.log(((p - b) ** 2).sum() + 1.96))
                     y.append(float(r[i] > -95))
+                    offsets.append(estimate)
         a, b = fit_logistic(np.array(x), np.array(y))
+        w = fit_logistic_offset(np.array(x), np.array(offsets), np.array(y))
         out = {}
-        for t, r in scans:
+        for t, r, _ in scans:
             ids = np.where(r > -95)[0]
             if not 1 <= len(ids) <= 3:
                 continue
@@ -175,9 +215,10 @@ def simulate():
             c = weighted_centroid(r[ids], beacons[ids])
             m1 = posterior_mean(r[ids], lnd[ids], gx, gy, np.full(k, slope), np.full(k, -75.0))
             m2 = posterior_mean(r[ids], lnd[ids], gx, gy, np.full(k, slope), np.full(k, -75.0), detection_map(a, b, lnd, ids))
-            out.setdefault(k, []).append([((v - t) ** 2).sum() for v in (c, m1, m2)])
+            m3 = posterior_mean_offset(r[ids], lnd, ids, gx, gy, np.full(k, slope), np.full(k, -75.0), w)
+            out.setdefault(k, []).append([((v - t) ** 2).sum() for v in (c, m1, m2, m3)])
         print(f"\n{name} (RMSE m)\n")
-        rows(out, ["weighted centroid", "outline posterior", "with non-detections"])
+        rows(out, ["weighted centroid", "outline posterior", "with non-detections", "non-detections with the offset"])
 
 
 if __name__ == "__main__":
