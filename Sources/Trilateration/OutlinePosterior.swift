@@ -28,7 +28,9 @@ import LinearAlgebra
 /// With one beacon, ℓ depends only on its distance, so the cells are summed once per beacon
 /// into ``radialBins`` bins of log-distance (their count, mean ln d and first and second
 /// moments of position) and a fix costs one exponential per bin; the profiles of the last
-/// ``cachedProfiles`` beacons are kept.
+/// ``cachedProfiles`` beacons are kept. With several beacons each beacon's ln d over the cells
+/// is kept (``cachedMaps`` of them), so a fix costs a few multiply-adds and one exponential per
+/// cell.
 struct OutlinePosterior: Sendable {
     /// The most grid cells over the outline's bounding box.
     static let maximumCells = 4096
@@ -38,6 +40,8 @@ struct OutlinePosterior: Sendable {
     static let radialBins = 64
     /// One-beacon profiles kept.
     static let cachedProfiles = 32
+    /// ln d maps kept for several-beacon estimates (a map is one Double per cell).
+    static let cachedMaps = 16
 
     /// The outline the grid was built for.
     let vertices: [Point2D]
@@ -57,6 +61,12 @@ struct OutlinePosterior: Sendable {
     private var profileBins: [RadialBin] = []
     private var profileUsed: [Int] = []
     private var nextProfile = 0
+    /// Keys and ln d over the cells (``cellX`` order, one map after another) of the beacons of
+    /// recent several-beacon estimates, and where each beacon of the current one starts.
+    private var mapKeys: [SIMD4<Double>] = []
+    private var maps: [Double] = []
+    private var nextMap = 0
+    private var activeMaps: [Int] = []
 
     /// The grid of `vertices`; nil when the outline has no area or no cell centre inside it.
     init?(outline vertices: [Point2D]) {
@@ -124,14 +134,19 @@ struct OutlinePosterior: Sendable {
         terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double,
         into moments: inout Moments
     ) {
+        // Each beacon's ln d over the cells, from the cache (built for the beacons new to it).
+        activeMaps.removeAll(keepingCapacity: true)
+        for i in active {
+            let t = terms[i]
+            activeMaps.append(logDistanceMap(for: SIMD4(t.position.x, t.position.y, t.position.z, planeZ)))
+        }
+        let cells = cellX.count
         var best = -Double.infinity
-        for c in cellX.indices {
-            let x = cellX[c] + origin.x, y = cellY[c] + origin.y
+        for c in 0..<cells {
             var sum2 = 0.0, sum1 = 0.0, total = 0.0
-            for i in active {
+            for (k, i) in active.enumerated() {
                 let t = terms[i]
-                let dx = x - t.position.x, dy = y - t.position.y, dz = planeZ - t.position.z
-                let r = t.offset + t.slope * 0.5 * Foundation.log(max(dx * dx + dy * dy + dz * dz, 1e-4))
+                let r = t.offset + t.slope * maps[activeMaps[k] + c]
                 let w = weights[i]
                 sum2 += w * r * r
                 sum1 += w * r
@@ -153,6 +168,39 @@ struct OutlinePosterior: Sendable {
             moments.xy += p * x * y
             moments.yy += p * y * y
         }
+    }
+
+    /// The first index in ``maps`` of the ln d map of a beacon at `key` (x, y, z, receiver
+    /// plane z), built if it is not cached. A full cache replaces its maps in turn, but never
+    /// one that the current estimate uses (``activeMaps``); if all are in use it grows.
+    private mutating func logDistanceMap(for key: SIMD4<Double>) -> Int {
+        let cells = cellX.count
+        if let index = mapKeys.firstIndex(of: key) { return index * cells }
+        var index = mapKeys.count
+        if mapKeys.count >= Self.cachedMaps {
+            for _ in 0..<mapKeys.count where activeMaps.contains(nextMap * cells) {
+                nextMap = (nextMap + 1) % mapKeys.count
+            }
+            if !activeMaps.contains(nextMap * cells) {
+                index = nextMap
+                nextMap = (nextMap + 1) % mapKeys.count
+            }
+        }
+        if index == mapKeys.count {
+            mapKeys.append(key)
+            maps.append(contentsOf: repeatElement(0, count: cells))
+        } else {
+            mapKeys[index] = key
+        }
+        for c in 0..<cells { maps[index * cells + c] = logDistance(cell: c, beacon: key) }
+        return index * cells
+    }
+
+    /// ln d from cell `c`'s centre on the receiver plane to the beacon (`beacon`: x, y, z, plane
+    /// z), d at least 1 cm.
+    private func logDistance(cell c: Int, beacon: SIMD4<Double>) -> Double {
+        let dx = cellX[c] + origin.x - beacon.x, dy = cellY[c] + origin.y - beacon.y, dz = beacon.w - beacon.z
+        return 0.5 * Foundation.log(max(dx * dx + dy * dy + dz * dz, 1e-4))
     }
 
     // MARK: One beacon: log-distance profiles
@@ -189,11 +237,9 @@ struct OutlinePosterior: Sendable {
     private mutating func buildProfile(_ index: Int, beacon: SIMD4<Double>) {
         let base = index * Self.radialBins
         for k in base..<(base + Self.radialBins) { profileBins[k] = RadialBin() }
-        let dz = beacon.w - beacon.z
         var lo = Double.infinity, hi = -Double.infinity
         for c in cellX.indices {
-            let dx = cellX[c] + origin.x - beacon.x, dy = cellY[c] + origin.y - beacon.y
-            let l = 0.5 * Foundation.log(max(dx * dx + dy * dy + dz * dz, 1e-4))
+            let l = logDistance(cell: c, beacon: beacon)
             logLikelihood[c] = l
             lo = min(lo, l)
             hi = max(hi, l)

@@ -205,6 +205,32 @@ import Testing
         }
     }
 
+    @Test("a fix does not depend on what the caches hold: beacons cycling through full caches")
+    func cachesDoNotChangeResults() throws {
+        // 40 beacon positions, more than the 32 profiles and 16 ln d maps kept; each fix solved
+        // by a long-lived solver and by a fresh one.
+        var g = SeededGenerator(seed: 31)
+        let positions = (0..<40).map { _ in
+            Point3D(x: Double.random(in: 0...24, using: &g), y: Double.random(in: 0...16, using: &g), z: 2.6)
+        }
+        var longLived = Self.solver(.outlinePosterior)
+        for round in 0..<3 {
+            for k in positions.indices {
+                var heard: [BeaconObservation] = []
+                for j in 0..<(1 + (k + round) % 3) {
+                    let position = positions[(k + 7 * j) % positions.count]
+                    let rssi = -60.0 - Double((k * 7 + j * 3) % 30)
+                    heard.append(
+                        BeaconObservation(
+                            identity: Scene.identity(j), position: position, level: 0, model: Scene.model,
+                            meanRSSI: rssi))
+                }
+                var fresh = Self.solver(.outlinePosterior)
+                #expect(try longLived.solve(heard) == fresh.solve(heard))
+            }
+        }
+    }
+
     @Test("a changed outline rebuilds the grid")
     func changedOutlineRebuilds() throws {
         var solver = Self.solver(.outlinePosterior)
