@@ -51,6 +51,33 @@ struct LocateJobsTests {
         }
     }
 
+    @Test("--fallback outline-posterior: 1, 2 and 3 jobs write the same bytes for 600 scans of one to three beacons")
+    func sameBytesWithThePosterior() throws {
+        // Scans as on uji-geo: one device per scan, all stamped alike, so that many shards each
+        // fill their solvers' caches in their own order.
+        var lines = ["timestamp,device,uuid,major,minor,rssi"]
+        for scan in 0..<600 {
+            for k in 0..<(1 + scan % 3) {
+                let minor = 1 + (scan * 5 + k * 7) % 12
+                lines.append(
+                    "0.500,scan\(scan),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(minor),\(-60 - (scan * 13 + k * 5) % 35)"
+                )
+            }
+        }
+        let path = directory.appendingPathComponent("scans.csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let base = [
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--quiet", "--fallback", "outline-posterior"
+        ]
+        let one = try Tool.run(base + ["--jobs", "1"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.split(separator: "\n").count == 601)
+        for jobs in ["2", "3"] {
+            let many = try Tool.run(base + ["--jobs", jobs])
+            #expect(many.stdout == one.stdout, "--jobs \(jobs)")
+        }
+    }
+
     @Test("--jobs must be a whole number from 1 to 256")
     func badJobs() throws {
         for bad in ["0", "1.5", "x", "257"] {
