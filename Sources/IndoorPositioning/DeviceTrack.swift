@@ -241,6 +241,7 @@ struct DeviceTrack: Sendable {
         let configuration = context.configuration
         if configuration.tracking == .none {
             // A snapshot fix stands for the middle of the window its samples came from.
+            if !fix.status.isDetermined { context.statistics.fallbackReports += 1 }
             reports.append(
                 report(
                     time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
@@ -250,6 +251,7 @@ struct DeviceTrack: Sendable {
         switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
         case .notStarted:
             // No track yet and no determined fix to start one: the fix as it is (a fallback).
+            context.statistics.fallbackReports += 1
             reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
         case .refused:
             // The track was retired: the fix stands in, when it is determined.

@@ -186,6 +186,10 @@ extension PositioningEngine {
         public var late = 0
         /// Reports produced.
         public var reports = 0
+        /// Reports of those that are fallback fixes (source `fallback`: fewer beacons than a
+        /// position needs, and no track to report instead; see
+        /// `TrilaterationSolver.Configuration.fallback` for how they are placed).
+        public var fallbackReports = 0
         /// Times a device's track was restarted after the tracker refused its input.
         public var trackRestarts = 0
         /// Devices finished and forgotten after ``Configuration/idleRelease`` without a sample.

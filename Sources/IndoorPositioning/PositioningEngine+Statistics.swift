@@ -7,6 +7,7 @@ extension PositioningEngine.Statistics {
         invalidTime += other.invalidTime
         late += other.late
         reports += other.reports
+        fallbackReports += other.fallbackReports
         trackRestarts += other.trackRestarts
         releasedDevices += other.releasedDevices
         activityHints += other.activityHints

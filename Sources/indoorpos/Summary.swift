@@ -9,6 +9,10 @@ struct Summary {
     func print() {
         let counts = result.counts, statistics = result.statistics
         var text = "locate: \(counts.read) samples, \(statistics.accepted) used, \(statistics.reports) positions"
+        if statistics.fallbackReports > 0 {
+            text +=
+                " (\(statistics.fallbackReports) of them fallbacks: too few beacons, or beacons in a line, for a fix)"
+        }
         if result.sorted { text += " (input sorted in memory: rows were not in time order)" }
         text += result.unreported.map { "; " + $0 } ?? ""
         text +=

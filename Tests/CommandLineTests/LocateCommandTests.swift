@@ -137,6 +137,9 @@ struct LocateCommandTests {
         let posterior = try Tool.run(["locate", "--plan", Self.plan, "--rssi", input, "--fallback", "outline-posterior"]
         )
         #expect(centroid.status == 0 && posterior.status == 0)
+        // The summary counts the fallback positions (the two scans; the walks have none).
+        #expect(centroid.stderr.contains("positions (2 of them fallbacks: too few beacons"))
+        #expect(posterior.stderr.contains("positions (2 of them fallbacks: too few beacons"))
         let a = Self.rows(centroid.stdout), b = Self.rows(posterior.stdout)
         #expect(a.count == b.count)
         for (x, y) in zip(a, b) {

@@ -37,6 +37,25 @@ struct EngineFallbackTests {
         }
     }
 
+    @Test("the statistics count the fallback reports, and only those")
+    func fallbackReportsCounted() throws {
+        let site = try SimulatedSite(seed: 5, configuration: SimulatedSite.walk(duration: 20))
+        // Five one-beacon scans, then a walk whose first two seconds hear two beacons.
+        var samples = Self.scans(site, heard: (0..<5).map { [$0] }, rssi: -75)
+        samples += site.samples.filter { $0.timestamp >= 2 || $0.identity.minor <= 2 }
+        var engine = try PositioningEngine(plan: site.plan)
+        var reports: [PositionReport] = []
+        for sample in PositioningEngine.inBatchOrder(samples) {
+            engine.push(sample)
+            reports += engine.pull()
+        }
+        reports += engine.finish()
+        let fallbacks = reports.filter { $0.source == .fallback }.count
+        #expect(fallbacks >= 6)
+        #expect(engine.statistics.fallbackReports == fallbacks)
+        #expect(engine.statistics.reports == reports.count)
+    }
+
     @Test("tracked epochs do not change: a walk hearing every beacon gives the same reports")
     func trackedWalkUnchanged() throws {
         let site = try SimulatedSite(seed: 4, configuration: SimulatedSite.walk(duration: 40))
