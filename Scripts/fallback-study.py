@@ -17,6 +17,15 @@ score; nothing here chooses a setting.
         reading is above -95 dBm, the phone's offset N(0, 5^2) dB; the logistic is fitted at the
         true positions of the scans of four or more beacons plus 1.5 m of noise.
 
+    fallback-study.py determined FIXES.csv [DATA]
+        uji-geo's scans of four or more beacons, by beacons heard: the weighted centroid, the
+        engine's fix (FIXES.csv, a `locate` output), the posterior mean over the outline, and the
+        posterior mean with the engine's centroid prior (centre: the three strongest beacons'
+        power-weighted centroid, standard deviation max(1 m, their weighted spread)).
+    fallback-study.py simulate-determined
+        Simulated scans of four or more beacons: the weighted centroid, the grid's maximum a
+        posteriori (a stand-in for the engine's fix) and the posterior mean, both with that prior.
+
 The posterior uses the engine's defaults: sigma 4 dB per reading, the common offset's prior 10 dB.
 """
 import csv
@@ -221,11 +230,94 @@ def simulate():
         rows(out, ["weighted centroid", "outline posterior", "with non-detections", "non-detections with the offset"])
 
 
+def centroid_prior(readings, positions):
+    """The engine's centroid prior: centre and standard deviation (see the docstring)."""
+    strongest = np.argsort(-readings)[:3]
+    w = 10 ** (readings[strongest] / 10)
+    centre = (w[:, None] * positions[strongest]).sum(0) / w.sum()
+    spread = math.sqrt((w * ((positions[strongest] - centre) ** 2).sum(1)).sum() / w.sum())
+    return centre, max(1.0, spread)
+
+
+def log_posterior(readings, log_distances, slope, p0):
+    e = readings[:, None] - (p0 - slope * log_distances)
+    s2, s1 = (e ** 2).sum(0) / SIGMA ** 2, e.sum(0) / SIGMA ** 2
+    return -0.5 * (s2 - s1 ** 2 / (1 / TAU ** 2 + len(readings) / SIGMA ** 2))
+
+
+def mean_of(ll, gx, gy):
+    p = np.exp(ll - ll.max())
+    p /= p.sum()
+    return np.array([(p * gx).sum(), (p * gy).sum()])
+
+
+def determined(fixes, data):
+    d, floor, beacons, scans, truth = load_uji(data)
+    rz, slope = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10)
+    outline = np.array(floor["outline"])
+    xs = np.arange(outline[:, 0].min() + 0.125, outline[:, 0].max(), 0.25)
+    ys = np.arange(outline[:, 1].min() + 0.125, outline[:, 1].max(), 0.25)
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
+    engine = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
+    out = {}
+    for device, heard in scans.items():
+        if len(heard) < 4:
+            continue
+        ids = np.array(sorted(heard))
+        readings = np.array([heard[i] for i in ids])
+        t = np.array(truth[device])
+        centre, sd = centroid_prior(readings, beacons[ids, :2])
+        ll = log_posterior(readings, lnd[ids], slope, d["measuredPower"])
+        prior = -0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
+        estimates = (weighted_centroid(readings, beacons[ids, :2]), np.array(engine[device]),
+                     mean_of(ll, gx, gy), mean_of(ll + prior, gx, gy))
+        out.setdefault(min(len(ids), 7), []).append([((v - t) ** 2).sum() for v in estimates])
+    rows(out, ["weighted centroid", "engine's fix", "posterior mean", "posterior mean with the prior"])
+    every = np.sqrt(np.array(sum(out.values(), [])).mean(0))
+    print("| 4 or more | " + str(sum(len(v) for v in out.values())) + " | " + " | ".join(f"{v:.2f}" for v in every) + " |")
+
+
+def simulate_determined():
+    rng = np.random.default_rng(2)
+    walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
+    grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
+    xs, ys = np.arange(0.125, 24, 0.25), np.arange(0.125, 16, 0.25)
+    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    slope = 20 / math.log(10)
+    cases = (("walls, every beacon heard, 4 dB, -59 dBm", walls, 4.0, -59, -200),
+             ("walls, every beacon heard, 8 dB, -59 dBm", walls, 8.0, -59, -200),
+             ("walls, heard above -95 dBm, 4 dB, -75 dBm", walls, 4.0, -75, -95),
+             ("grid, heard above -95 dBm, 8 dB, -75 dBm", grid, 8.0, -75, -95),
+             ("grid, heard above -95 dBm, 4 dB, -70 dBm", grid, 4.0, -70, -95))
+    for name, beacons, shadowing, p0, floor in cases:
+        lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
+        out = {}
+        for _ in range(3000):
+            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
+            offset = rng.normal(0, 5)
+            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
+            r = p0 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
+            ids = np.where(r > floor)[0]
+            if len(ids) < 4:
+                continue
+            centre, sd = centroid_prior(r[ids], beacons[ids])
+            ll = log_posterior(r[ids], lnd[ids], slope, p0)
+            ll = ll - 0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
+            best = np.argmax(ll)
+            estimates = (weighted_centroid(r[ids], beacons[ids]), np.array([gx[best], gy[best]]), mean_of(ll, gx, gy))
+            out.setdefault(min(len(ids), 8), []).append([((v - t) ** 2).sum() for v in estimates])
+        print(f"\n{name} (RMSE m)\n")
+        rows(out, ["weighted centroid", "maximum a posteriori with the prior", "posterior mean with the prior"])
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "simulate":
         simulate()
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji"):
+    elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined":
+        simulate_determined()
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined"):
         data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
-        (buckets if sys.argv[1] == "buckets" else uji)(sys.argv[2], data)
+        {"buckets": buckets, "uji": uji, "determined": determined}[sys.argv[1]](sys.argv[2], data)
     else:
         sys.exit(__doc__)
