@@ -147,14 +147,28 @@ def buckets(fixes, data):
             print(f"| {label} | {len(v)} | {rmse:.2f} | {100 * sum(h for _, h in v) / len(v):.0f} % |")
 
 
-def uji(fixes, data):
+def uji_grid(data):
+    """uji-geo with a 0.25-m grid over its outline: the plan's defaults, beacons, scans, truth,
+    the cell centres and every beacon's ln d over them."""
     d, floor, beacons, scans, truth = load_uji(data)
-    rz, slope0 = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10)
+    rz = d["receiverHeight"]
     outline = np.array(floor["outline"])
     xs = np.arange(outline[:, 0].min() + 0.125, outline[:, 0].max(), 0.25)
     ys = np.arange(outline[:, 1].min() + 0.125, outline[:, 1].max(), 0.25)
     gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
     lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
+    return d, beacons, scans, truth, gx, gy, lnd
+
+
+def room_grid():
+    """The simulated 24 x 16 m room's cell centres (0.25 m)."""
+    xs, ys = np.arange(0.125, 24, 0.25), np.arange(0.125, 16, 0.25)
+    return tuple(g.ravel() for g in np.meshgrid(xs, ys))
+
+
+def uji(fixes, data):
+    d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
+    rz, slope0 = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10)
     estimated = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
     x, y, offsets = [], [], []
     for device, heard in scans.items():
@@ -192,8 +206,7 @@ def simulate():
     rng = np.random.default_rng(1)
     walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
     grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
-    xs, ys = np.arange(0.125, 24, 0.25), np.arange(0.125, 16, 0.25)
-    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    gx, gy = room_grid()
     for name, beacons, shadowing in (("walls, 4 dB", walls, 4.0), ("walls, 8 dB", walls, 8.0), ("grid, 8 dB", grid, 8.0)):
         lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
         slope = 10 * 2 / math.log(10)
@@ -252,13 +265,8 @@ def mean_of(ll, gx, gy):
 
 
 def determined(fixes, data):
-    d, floor, beacons, scans, truth = load_uji(data)
-    rz, slope = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10)
-    outline = np.array(floor["outline"])
-    xs = np.arange(outline[:, 0].min() + 0.125, outline[:, 0].max(), 0.25)
-    ys = np.arange(outline[:, 1].min() + 0.125, outline[:, 1].max(), 0.25)
-    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
-    lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
+    d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
+    slope = 10 * d["pathLossExponent"] / math.log(10)
     engine = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
     out = {}
     for device, heard in scans.items():
@@ -282,8 +290,7 @@ def simulate_determined():
     rng = np.random.default_rng(2)
     walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
     grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
-    xs, ys = np.arange(0.125, 24, 0.25), np.arange(0.125, 16, 0.25)
-    gx, gy = (g.ravel() for g in np.meshgrid(xs, ys))
+    gx, gy = room_grid()
     slope = 20 / math.log(10)
     cases = (("walls, every beacon heard, 4 dB, -59 dBm", walls, 4.0, -59, -200),
              ("walls, every beacon heard, 8 dB, -59 dBm", walls, 8.0, -59, -200),
