@@ -178,10 +178,13 @@ struct OutlinePosterior: Sendable {
         if let index = mapKeys.firstIndex(of: key) { return index * cells }
         var index = mapKeys.count
         if mapKeys.count >= Self.cachedMaps {
-            for _ in 0..<mapKeys.count where activeMaps.contains(nextMap * cells) {
+            // The next map in turn that the current estimate does not use, if any.
+            var tried = 0
+            while tried < mapKeys.count && activeMaps.contains(nextMap * cells) {
                 nextMap = (nextMap + 1) % mapKeys.count
+                tried += 1
             }
-            if !activeMaps.contains(nextMap * cells) {
+            if tried < mapKeys.count {
                 index = nextMap
                 nextMap = (nextMap + 1) % mapKeys.count
             }

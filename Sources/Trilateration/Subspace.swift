@@ -15,6 +15,10 @@ struct Subspace: Sendable, Hashable {
         Subspace(origin: SIMD3(0, 0, z), b0: SIMD3(1, 0, 0), b1: SIMD3(0, 1, 0), b2: .zero, order: 2)
     }
 
+    /// Whether this is a horizontal plane with B = [eₓ, e_y] (a planar fix's full search set,
+    /// not one restricted by degenerate geometry).
+    var isHorizontalPlane: Bool { order == 2 && b2 == .zero && b0 == SIMD3(1, 0, 0) }
+
     static let spatial = Subspace(
         origin: .zero, b0: SIMD3(1, 0, 0), b1: SIMD3(0, 1, 0),
         b2: SIMD3(0, 0, 1), order: 3)

@@ -428,7 +428,7 @@ public struct TrilaterationSolver: Sendable {
     /// beacons' range shells: Σ vᵢ [(bᵢ − c)(bᵢ − c)ᵀ + (rᵢ² + σ_dᵢ²)/k I]/Σ vᵢ, rᵢ the range in the
     /// k estimated dimensions.
     mutating func fallback(_ reason: FallbackReason, subspace: Subspace, into fix: inout Fix) {
-        let planar = subspace.order == 2 && subspace.b2 == .zero && subspace.b0 == SIMD3(1, 0, 0)
+        let planar = subspace.isHorizontalPlane
         var total = 0.0
         for i in workspace.active {
             let d = max(workspace.terms[i].range, 0.1)
@@ -471,9 +471,7 @@ public struct TrilaterationSolver: Sendable {
     /// Replaces a fallback fix's position and covariance by the posterior over the outline
     /// (``Fallback/outlinePosterior``), for planar fixes when an outline is set.
     mutating func posteriorFallback(_ observations: [BeaconObservation], subspace: Subspace, into fix: inout Fix) {
-        guard subspace.order == 2, subspace.b2 == .zero, subspace.b0 == SIMD3(1, 0, 0),
-            let outline = configuration.outline
-        else { return }
+        guard subspace.isHorizontalPlane, let outline = configuration.outline else { return }
         // Each beacon's mean weighs as one reading (see OutlinePosterior).
         workspace.readingWeight.removeAll(keepingCapacity: true)
         for o in observations { workspace.readingWeight.append(1 / (o.model.sigma * o.model.sigma)) }
