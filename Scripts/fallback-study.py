@@ -39,17 +39,26 @@ import numpy as np
 SIGMA, TAU = 4.0, 10.0
 
 
-def posterior_mean(readings, log_distances, gx, gy, slope, p0, extra=None):
-    """Posterior mean over the grid: readings (k) against log-distance maps (k x cells)."""
+def log_posterior(readings, log_distances, slope, p0):
+    """ℓ per cell: readings (k) against log-distance maps (k x cells), the offset integrated out;
+    slope and p0 per beacon (arrays of k) or for all (numbers)."""
+    slope, p0 = np.broadcast_to(slope, readings.shape), np.broadcast_to(p0, readings.shape)
     e = readings[:, None] - (p0[:, None] - slope[:, None] * log_distances)
-    s2 = (e ** 2).sum(0) / SIGMA ** 2
-    s1 = e.sum(0) / SIGMA ** 2
-    ll = -0.5 * (s2 - s1 ** 2 / (1 / TAU ** 2 + len(readings) / SIGMA ** 2))
-    if extra is not None:
-        ll = ll + extra
+    s2, s1 = (e ** 2).sum(0) / SIGMA ** 2, e.sum(0) / SIGMA ** 2
+    return -0.5 * (s2 - s1 ** 2 / (1 / TAU ** 2 + len(readings) / SIGMA ** 2))
+
+
+def mean_of(ll, gx, gy):
+    """The mean cell position under weights e^ℓ."""
     p = np.exp(ll - ll.max())
     p /= p.sum()
     return np.array([(p * gx).sum(), (p * gy).sum()])
+
+
+def posterior_mean(readings, log_distances, gx, gy, slope, p0, extra=None):
+    """Posterior mean over the grid, with `extra` (per cell) added to ℓ."""
+    ll = log_posterior(readings, log_distances, slope, p0)
+    return mean_of(ll if extra is None else ll + extra, gx, gy)
 
 
 def weighted_centroid(readings, positions):
@@ -250,18 +259,6 @@ def centroid_prior(readings, positions):
     centre = (w[:, None] * positions[strongest]).sum(0) / w.sum()
     spread = math.sqrt((w * ((positions[strongest] - centre) ** 2).sum(1)).sum() / w.sum())
     return centre, max(1.0, spread)
-
-
-def log_posterior(readings, log_distances, slope, p0):
-    e = readings[:, None] - (p0 - slope * log_distances)
-    s2, s1 = (e ** 2).sum(0) / SIGMA ** 2, e.sum(0) / SIGMA ** 2
-    return -0.5 * (s2 - s1 ** 2 / (1 / TAU ** 2 + len(readings) / SIGMA ** 2))
-
-
-def mean_of(ll, gx, gy):
-    p = np.exp(ll - ll.max())
-    p /= p.sum()
-    return np.array([(p * gx).sum(), (p * gy).sum()])
 
 
 def determined(fixes, data):
