@@ -1,3 +1,5 @@
+import Foundation
+
 /// One device's way through the pipeline: its open epoch's samples, its floor, its tracker.
 ///
 /// Epochs follow the device's ``EpochGrid``. Closing an epoch turns its samples into one report
@@ -230,7 +232,7 @@ struct DeviceTrack: Sendable {
         }
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
-        guard solveFix(level: level, offset: offset, context: &context) else {
+        guard solveFix(level: level, offset: offset, end: end, context: &context) else {
             context.statistics.epochsWithoutFix += 1
             return
         }
@@ -299,7 +301,7 @@ struct DeviceTrack: Sendable {
 
     /// Solve the fix: the epoch's per-beacon means on `level` (offset `offset` dB taken out,
     /// set-apart beacons left out) into `fix`; false when no fix at all could be made.
-    private mutating func solveFix(level: Int, offset: Double, context: inout EpochContext) -> Bool {
+    private mutating func solveFix(level: Int, offset: Double, end: Double, context: inout EpochContext) -> Bool {
         let table = context.beacons
         observations.removeAll(keepingCapacity: true)
         for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
@@ -311,7 +313,36 @@ struct DeviceTrack: Sendable {
         }
         // A fallback fix is reported only by a device without a track, or with tracking off.
         let reported = tracker == nil || context.configuration.tracking == .none
-        return context.solve(observations, level: level, into: &fix, reported: reported)
+        guard context.solve(observations, level: level, offset: offset, into: &fix, reported: reported) else {
+            return false
+        }
+        if context.configuration.recordsDetections && fix.status.isDetermined {
+            recordDetections(level: level, offset: offset, end: end, context: &context)
+        }
+        return true
+    }
+
+    /// Records which beacons of `level` the determined fix heard (``touched``), their ln d from
+    /// the fix's position and the offset of its readings (the device's, `offset`, plus the
+    /// fix's own), in ``PositioningEngine/Statistics/detections``, keyed by a hash of the device
+    /// and the epoch (`end`). Beacons set apart count as neither.
+    private func recordDetections(level: Int, offset: Double, end: Double, context: inout EpochContext) {
+        let table = context.beacons
+        let p = fix.position
+        var logDistances: [Double] = [], heard: [Bool] = []
+        for slot in 0..<table.count where table[slot].beacon.level == level && !context.isSetApart(slot) {
+            let b = table[slot].beacon.position
+            let squared = (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y) + (b.z - p.z) * (b.z - p.z)
+            logDistances.append(0.5 * log(max(squared, 1e-4)))
+            heard.append(counts[slot] > 0)
+        }
+        // SplitMix64's finaliser over the device's hash and the epoch's end.
+        var key = DeviceNameHash.of(device) ^ (end.bitPattern &* 0x9E37_79B9_7F4A_7C15)
+        key = (key ^ (key >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        key = (key ^ (key >> 27)) &* 0x94D0_49BB_1331_11EB
+        key ^= key >> 31
+        context.statistics.detections.record(
+            DetectionScans.Scan(key: key, offset: offset + fix.commonOffset, logDistances: logDistances, heard: heard))
     }
 
     /// The track's lifecycle for one epoch ending at `end`: a new floor retires the track (it

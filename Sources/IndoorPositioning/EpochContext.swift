@@ -162,17 +162,19 @@ struct EpochContext: Sendable {
         configuration.excludesInconsistentBeacons && consistency.excluded[slot]
     }
 
-    /// Solves one epoch's fix on `level`; false when no fix at all could be made. `reported`:
+    /// Solves one epoch's fix on `level` (from means with the device offset `offset` dB taken
+    /// out); false when no fix at all could be made. `reported`:
     /// whether a fallback fix would be the epoch's report (only then does the solver's
     /// configured fallback apply; otherwise it is the weighted centroid, which costs nothing).
     mutating func solve(
-        _ observations: [BeaconObservation], level: Int, into fix: inout Fix, reported: Bool
+        _ observations: [BeaconObservation], level: Int, offset: Double, into fix: inout Fix, reported: Bool
     ) -> Bool {
         guard !observations.isEmpty, let index = solverLevels.firstIndex(of: level) else { return false }
         do {
-            // The outline posterior is worth its cost only for a fallback fix that is reported.
+            // A posterior is worth its cost only for a fallback fix that is reported.
             let configured = solvers[index].configuration.fallback
-            try solvers[index].solve(observations, into: &fix, fallback: reported ? configured : .weightedCentroid)
+            try solvers[index].solve(
+                observations, into: &fix, fallback: reported ? configured : .weightedCentroid, offsetTakenOut: offset)
             return fix.position.x.isFinite && fix.position.y.isFinite && fix.accuracy.isFinite
         } catch {
             return false

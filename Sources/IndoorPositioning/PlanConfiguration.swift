@@ -64,6 +64,11 @@ public struct PlanConfiguration: Sendable, Hashable {
         self.solver.dimension = .planar(receiverHeight: receiverHeight)
         self.solver.floorElevations = elevations
         self.solver.outline = outline
+        // Every beacon of the floor, in the building frame as observations give them, for the
+        // detection posterior's beacons not heard.
+        self.solver.detectionBeacons = floor.beacons.map {
+            Point3D(x: $0.position.x, y: $0.position.y, z: floor.elevation + $0.position.z)
+        }
         self.tracker = tracker
         self.tracker.receiverHeight = receiverHeight
         self.tracker.outline = outline

@@ -110,6 +110,12 @@ extension PositioningEngine {
         /// window's epochs. Default 0: reports as soon as their epoch closes, unchanged (the
         /// causal output). Zones are decided on the refined positions.
         public var lag: Double = 0
+        /// Record, for every determined fix, which beacons of its level were heard, their
+        /// distances from the fix and the fix's offset (``Statistics/detections``, a bounded
+        /// sample), to learn the detection curve of
+        /// `TrilaterationSolver.Fallback.detectionPosterior` from (`DetectionScans.fit()`).
+        /// Default false (nothing is recorded, at no cost).
+        public var recordsDetections = false
 
         /// Settings with the documented defaults.
         public init(
@@ -211,6 +217,9 @@ extension PositioningEngine {
         public var fitChiSquare = 0.0
         /// Σ degrees of freedom of the same fixes (`Fix.degreesOfFreedom`).
         public var fitDegreesOfFreedom = 0
+        /// Which beacons the determined fixes heard and missed (a bounded sample), when
+        /// ``Configuration/recordsDetections`` is on (empty otherwise).
+        public var detections = DetectionScans()
 
         /// The a-posteriori variance factor σ̂₀² = Σχ² / Σdof of the fixes so far: about 1 when
         /// the path-loss models describe the site as well as their σ says, larger when walls,

@@ -16,5 +16,6 @@ extension PositioningEngine.Statistics {
         learnedModelUpdates += other.learnedModelUpdates
         fitChiSquare += other.fitChiSquare
         fitDegreesOfFreedom += other.fitDegreesOfFreedom
+        if !other.detections.isEmpty { detections.add(other.detections) }
     }
 }

@@ -85,6 +85,12 @@ public struct BatchLocator: Sendable {
         restart: () throws -> Void, progress: (Int) -> Void = { _ in }
     ) throws -> BatchResult {
         var configuration = self.configuration
+        var detection: BatchResult.DetectionLearning?
+        if configuration.solver.fallback == .detectionPosterior && configuration.solver.detection == nil {
+            let learning = try learnDetection(path: path)
+            if case .success(let model) = learning.model { configuration.solver.detection = model }
+            detection = learning
+        }
         // The file from its first row (again for the order check and for a start over).
         let skipBadRows = self.skipBadRows
         func open() throws(FileError) -> RSSISampleReader {
@@ -162,9 +168,32 @@ public struct BatchLocator: Sendable {
             restarts: restarted ? 1 : 0, setApart: engine.inconsistentBeacons,
             learnedModels: engine.learnedModels)
         result.motionModesForActivity = modesForActivity && engine.statistics.activityHints > 0
+        result.detection = detection
         if engine.statistics.accepted == 0 {
             throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
         }
         return result
+    }
+}
+
+extension BatchLocator {
+    /// The detection curve of the file's own traffic: a first pass positions the file as
+    /// ``run(path:hasDevices:write:encoder:writeEncoded:restart:progress:)`` would (fallbacks
+    /// as weighted centroids, nothing written) and records, at every determined fix, which
+    /// beacons of its level were heard (`PositioningEngine.Configuration.recordsDetections`);
+    /// the model is fitted from a bounded sample of those scans (`DetectionScans.fit()`). No
+    /// truth is used: the positions are the fixes'. The sample does not depend on the order the
+    /// scans came in, so the model is the same for any number of ``jobs``.
+    public func learnDetection(path: String) throws -> BatchResult.DetectionLearning {
+        var configuration = self.configuration
+        configuration.solver.fallback = .weightedCentroid
+        configuration.recordsDetections = true
+        configuration.recordsHistory = false
+        let first = BatchLocator(
+            plan: plan, models: models, configuration: configuration, smooth: false, skipBadRows: skipBadRows,
+            jobs: jobs)
+        let result = try first.run(path: path, write: { _ in }, restart: {})
+        let scans = result.statistics.detections
+        return BatchResult.DetectionLearning(scans: scans, model: scans.fit())
     }
 }

@@ -17,6 +17,33 @@ public struct BatchResult: Sendable {
     /// Whether the file's `activity` column turned on the tracker's motion modes, which the
     /// configuration had off (``BatchLocator/run(path:hasDevices:write:encoder:writeEncoded:restart:progress:)``).
     public var motionModesForActivity = false
+    /// With `TrilaterationSolver.Fallback.detectionPosterior` and no detection model in the
+    /// configuration: what the first pass over the file counted and the model fitted from it
+    /// (or why none was, and the fallbacks stayed weighted centroids).
+    public var detection: DetectionLearning?
+
+    /// The detection curve learned by a first pass (see ``BatchResult/detection``).
+    public struct DetectionLearning: Sendable {
+        /// What the determined fixes of the first pass heard and missed (a bounded sample).
+        public var scans: DetectionScans
+        /// The fitted model, or why there is none.
+        public var model: Result<DetectionModel, DetectionScans.Shortfall>
+
+        /// One line for people: the curve at 1, 3 and 10 m, or why there is none.
+        public var summary: String {
+            switch model {
+            case .success(let m):
+                let at = [1.0, 3, 10].map { String(format: "%.2f", m.probability(distance: $0)) }
+                let sampled = min(scans.fixes, DetectionScans.capacity)
+                return String(
+                    format:
+                        "detection curve from %d of %d determined fixes: P(heard) %@, %@, %@ at 1, 3, 10 m for a typical scan; %+.3f per dB of offset and %.2f between scans (log-odds)",
+                    sampled, scans.fixes, at[0], at[1], at[2], m.offsetSlope, m.scanSpread)
+            case .failure(let shortfall):
+                return "no detection curve (\(shortfall)): fallbacks are weighted centroids"
+            }
+        }
+    }
 
     /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".
     public var skipped: [String] {

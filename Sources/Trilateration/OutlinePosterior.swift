@@ -67,6 +67,11 @@ struct OutlinePosterior: Sendable {
     private var maps: [Double] = []
     private var nextMap = 0
     private var activeMaps: [Int] = []
+    /// The detection posterior's miss map (see ``estimate(detection:beacons:offsetShift:terms:weights:active:planeZ:offsetPrecision:)``),
+    /// what it was built for, and one cell's log-likelihood per offset node (reused).
+    private var missMap: [Double] = []
+    private var detectionKey: DetectionKey?
+    private var nodeLogLikelihood = [Double](repeating: 0, count: OutlinePosterior.propensityRule.nodes.count)
 
     /// The grid of `vertices`; nil when the outline has no area or no cell centre inside it.
     init?(outline vertices: [Point2D]) {
@@ -116,6 +121,133 @@ struct OutlinePosterior: Sendable {
                 terms: terms, weights: weights, active: active, planeZ: planeZ, offsetPrecision: offsetPrecision,
                 into: &moments)
         }
+        return result(moments)
+    }
+
+    /// The posterior mean and covariance as ``estimate(terms:weights:active:planeZ:offsetPrecision:)``
+    /// gives them, with the evidence of which of `beacons` (every beacon of the level, the
+    /// heard ones among them) were heard, under `model` (``DetectionModel``: log-odds
+    /// zⱼ = a + b ln dⱼ + c Δ + u, u ~ N(0, ψ²) per scan). The detection curve sees
+    /// `offsetShift` + Δ, `offsetShift` being an offset already taken out of the readings.
+    ///
+    /// With v = c Δ + u, every beacon's log-odds is a + b ln dⱼ + v, so the beacons not heard
+    /// enter through M(p, v) = Σⱼ log(1 − σ(a + b ln dⱼ(p) + v)) over all of `beacons` (the heard
+    /// ones take log σ = z + log(1 − σ), which adds k v + Σ_heard (a + b ln dᵢ)). The rest is
+    /// Gaussian in (Δ, v): Δ integrates out in closed form, leaving v ~ N(m, 1/γ) per cell with
+    ///
+    ///     T = Σ wᵢ + 1/τ²,  D = T ψ² + c²,  γ = T/D,  m = (k + c S₁/D)/γ   (S₁ = Σ wᵢ rᵢ)
+    ///
+    /// (γ = 1/ψ², m = k ψ² when the offset is known), and the cell's log-posterior is
+    ///
+    ///     −½ S₂ + S₁²ψ²/(2D) − ½ ln(D/ψ²) + Σ_heard (a + b ln dᵢ) + γm²/2 − ½ ln γ + ln E[e^M(p, v)]
+    ///
+    /// the expectation by Gauss–Hermite quadrature in v (9 nodes) and M interpolated linearly
+    /// in v from a table over the cells (``missMap``, built once per model, beacons and plane).
+    mutating func estimate(
+        detection model: DetectionModel, beacons: [Point3D], offsetShift: Double,
+        terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double
+    ) -> (mean: SIMD2<Double>, covariance: PositionCovariance) {
+        let key = DetectionKey(
+            intercept: model.intercept, slope: model.logDistanceSlope, beacons: beacons, planeZ: planeZ)
+        if detectionKey != key { buildMissMap(key) }
+        activeMaps.removeAll(keepingCapacity: true)
+        for i in active {
+            let t = terms[i]
+            activeMaps.append(logDistanceMap(for: SIMD4(t.position.x, t.position.y, t.position.z, planeZ)))
+        }
+        let cells = cellX.count
+        let heard = Double(active.count)
+        let psi2 = model.scanSpread * model.scanSpread, c = model.offsetSlope
+        let rule = Self.propensityRule
+        let shift = c * offsetShift
+        var best = -Double.infinity
+        for cell in 0..<cells {
+            var sum2 = 0.0, sum1 = 0.0, total = offsetPrecision, logOdds = 0.0
+            for (k, i) in active.enumerated() {
+                let t = terms[i]
+                let lnd = maps[activeMaps[k] + cell]
+                let r = t.offset + t.slope * lnd
+                let w = weights[i]
+                sum2 += w * r * r
+                sum1 += w * r
+                total += w
+                logOdds += model.intercept + model.logDistanceSlope * lnd
+            }
+            var l = -0.5 * sum2 + logOdds
+            let gamma: Double, mean: Double
+            if offsetPrecision > 0 {
+                let d = total * psi2 + c * c
+                l += 0.5 * sum1 * sum1 * psi2 / d - 0.5 * Foundation.log(d / psi2)
+                gamma = total / d
+                mean = (heard + c * sum1 / d) / gamma
+            } else {
+                gamma = 1 / psi2
+                mean = heard * psi2
+            }
+            l += 0.5 * gamma * mean * mean - 0.5 * Foundation.log(gamma)
+            // ln E[e^M(p, v)], v ~ N(mean, 1/γ).
+            let spread = (2 / gamma).squareRoot()
+            var peak = -Double.infinity
+            for q in rule.nodes.indices {
+                let value = rule.normalLogWeights[q] + missTerm(cell: cell, v: mean + spread * rule.nodes[q] + shift)
+                nodeLogLikelihood[q] = value
+                peak = max(peak, value)
+            }
+            var sum = 0.0
+            for q in rule.nodes.indices { sum += Foundation.exp(nodeLogLikelihood[q] - peak) }
+            l += peak + Foundation.log(sum)
+            logLikelihood[cell] = l
+            best = max(best, l)
+        }
+        var moments = Moments()
+        accumulateCells(best: best, into: &moments)
+        return result(moments)
+    }
+
+    /// What the miss map was built for (it does not depend on c or ψ).
+    private struct DetectionKey: Sendable, Equatable {
+        var intercept: Double
+        var slope: Double
+        var beacons: [Point3D]
+        var planeZ: Double
+    }
+
+    /// The Gauss–Hermite rule over v.
+    static let propensityRule = GaussHermite(order: 9)
+    /// The table of M(p, v): v from −``missRange`` to +``missRange`` in steps of ``missStep``.
+    static let missRange = 12.0
+    static let missStep = 0.25
+    static var missNodes: Int { Int((2 * missRange / missStep).rounded()) + 1 }
+
+    /// M(p, v) at cell `cell`, linear in v between the table's nodes (constant beyond them).
+    private func missTerm(cell: Int, v: Double) -> Double {
+        let position = min(max((v + Self.missRange) / Self.missStep, 0), Double(Self.missNodes - 1))
+        let j = min(Int(position), Self.missNodes - 2)
+        let f = position - Double(j)
+        let cells = cellX.count
+        return missMap[j * cells + cell] * (1 - f) + missMap[(j + 1) * cells + cell] * f
+    }
+
+    /// M(p, v) = Σ over `key`'s beacons of log(1 − σ(a + b ln d + v)) at every node of v
+    /// (node-major) and cell.
+    private mutating func buildMissMap(_ key: DetectionKey) {
+        let cells = cellX.count, nodes = Self.missNodes
+        missMap = Array(repeating: 0, count: nodes * cells)
+        for beacon in key.beacons {
+            let b = SIMD4(beacon.x, beacon.y, beacon.z, key.planeZ)
+            for c in 0..<cells {
+                let z0 = key.intercept + key.slope * logDistance(cell: c, beacon: b)
+                for j in 0..<nodes {
+                    let v = -Self.missRange + Double(j) * Self.missStep
+                    missMap[j * cells + c] += DetectionModel.logMissProbability(logOdds: z0 + v)
+                }
+            }
+        }
+        detectionKey = key
+    }
+
+    /// The mean and covariance of accumulated moments (the cells' own spread included).
+    private func result(_ moments: Moments) -> (mean: SIMD2<Double>, covariance: PositionCovariance) {
         let mean = SIMD2(moments.x, moments.y) / moments.mass
         let xx = max(moments.xx / moments.mass - mean.x * mean.x, 0) + cellWidth * cellWidth / 12
         let yy = max(moments.yy / moments.mass - mean.y * mean.y, 0) + cellHeight * cellHeight / 12
@@ -156,7 +288,13 @@ struct OutlinePosterior: Sendable {
             logLikelihood[c] = l
             best = max(best, l)
         }
+        accumulateCells(best: best, into: &moments)
+    }
+
+    /// Adds every cell at weight e^(``logLikelihood`` − `best`) to `moments`.
+    private func accumulateCells(best: Double, into moments: inout Moments) {
         for c in cellX.indices {
+            // Cells more than e⁻⁴⁰ below the best add nothing a Double can hold.
             let l = logLikelihood[c] - best
             guard l > -40 else { continue }
             let p = Foundation.exp(l)

@@ -46,6 +46,17 @@ extension TrilaterationSolver {
         /// which beacons are heard: where hearing a beacon means being near it, it can be far
         /// worse than the centroid (Docs/Trilateration.md has both measurements).
         case outlinePosterior = "outline-posterior"
+        /// The outline posterior with evidence from every beacon of the level, heard or not:
+        /// the likelihood of the scan's beacon set under ``Configuration/detection``
+        /// (P(heard | d, Δ) for the heard beacons, 1 − P for the others in
+        /// ``Configuration/detectionBeacons``), and the common offset Δ summed over a 2-dB grid
+        /// (it enters both the readings and the detection curve). Where being heard means being
+        /// near, the beacons not heard push the position towards the heard ones; where it does
+        /// not, the curve is flat and the readings decide. The weighted centroid when no model
+        /// is set, or as ``outlinePosterior`` says. `indoorpos locate --fallback
+        /// detection-posterior` learns the model from the input's own determined fixes first
+        /// (Docs/Trilateration.md).
+        case detectionPosterior = "detection-posterior"
     }
 
     /// Everything that steers a solve. All defaults are sensible for phones indoors.
@@ -109,6 +120,14 @@ extension TrilaterationSolver {
         /// What a fix reports when its readings cannot determine a position (status
         /// ``FixStatus/fallback(_:)``). Default ``Fallback/weightedCentroid``.
         public var fallback: Fallback = .weightedCentroid
+        /// The detection curve of ``Fallback/detectionPosterior``. Default nil (that fallback is
+        /// then the weighted centroid).
+        public var detection: DetectionModel? = nil
+        /// Every beacon of the level the solver positions on, heard or not, for
+        /// ``Fallback/detectionPosterior`` (metres, plan coordinates); it must hold the beacons
+        /// of every observation. `PlanConfiguration(plan:level:)` of IndoorPositioning sets the
+        /// floor's beacons. Default empty.
+        public var detectionBeacons: [Point3D] = []
 
         /// A configuration; every argument has a default.
         public init(
@@ -175,9 +194,51 @@ extension TrilaterationSolver {
             guard centroidPriorBeacons >= 1 else {
                 throw .invalidConfiguration(detail: "centroidPriorBeacons must be ≥ 1, got \(centroidPriorBeacons)")
             }
+            if let detection, !detection.isFinite {
+                throw .invalidConfiguration(detail: "detection: every coefficient must be finite, got \(detection)")
+            }
+            for beacon in detectionBeacons where !(beacon.x.isFinite && beacon.y.isFinite && beacon.z.isFinite) {
+                throw .invalidConfiguration(detail: "detectionBeacons: every coordinate must be finite, got \(beacon)")
+            }
             for (level, elevation) in floorElevations where !elevation.isFinite {
                 throw .invalidConfiguration(detail: "floor elevation of level \(level) must be finite")
             }
         }
+    }
+}
+
+extension TrilaterationSolver.Configuration {
+    private enum CodingKeys: String, CodingKey {
+        case estimator, dimension, rejectsOutliers, outlierSignificance, maximumRejections, outline
+        case floorElevations, linearSolver, usesSecondOrder, maximumIterations, stepTolerance, initialDamping
+        case commonOffsetSigma, centroidPriorScale, centroidPriorBeacons, fallback, detection, detectionBeacons
+    }
+
+    /// Decodes a configuration; a key that is missing takes its default, so that JSON written by
+    /// an earlier version (without the settings added since) still reads.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        func read<T: Decodable>(_ key: CodingKeys, _ value: inout T) throws {
+            if let decoded = try c.decodeIfPresent(T.self, forKey: key) { value = decoded }
+        }
+        try read(.estimator, &estimator)
+        try read(.dimension, &dimension)
+        try read(.rejectsOutliers, &rejectsOutliers)
+        try read(.outlierSignificance, &outlierSignificance)
+        try read(.maximumRejections, &maximumRejections)
+        outline = try c.decodeIfPresent(Polygon.self, forKey: .outline)
+        try read(.floorElevations, &floorElevations)
+        try read(.linearSolver, &linearSolver)
+        try read(.usesSecondOrder, &usesSecondOrder)
+        try read(.maximumIterations, &maximumIterations)
+        try read(.stepTolerance, &stepTolerance)
+        try read(.initialDamping, &initialDamping)
+        commonOffsetSigma = try c.decodeIfPresent(Double.self, forKey: .commonOffsetSigma)
+        centroidPriorScale = try c.decodeIfPresent(Double.self, forKey: .centroidPriorScale)
+        try read(.centroidPriorBeacons, &centroidPriorBeacons)
+        try read(.fallback, &fallback)
+        detection = try c.decodeIfPresent(DetectionModel.self, forKey: .detection)
+        try read(.detectionBeacons, &detectionBeacons)
     }
 }

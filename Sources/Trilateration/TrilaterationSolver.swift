@@ -44,9 +44,12 @@ public struct TrilaterationSolver: Sendable {
     }
 
     /// ``solve(_:into:)`` with the fallback estimate given per solve (an engine asks for the
-    /// outline posterior only where the fallback fix is reported).
+    /// outline posterior only where the fallback fix is reported); `offsetTakenOut`: an RSSI
+    /// offset in dB already subtracted from the observations' means (the device's), which the
+    /// detection curve of ``Fallback/detectionPosterior`` adds back.
     package mutating func solve(
-        _ observations: [BeaconObservation], into fix: inout Fix, fallback estimate: Fallback
+        _ observations: [BeaconObservation], into fix: inout Fix, fallback estimate: Fallback,
+        offsetTakenOut: Double = 0
     ) throws(TrilaterationError) {
         try configuration.validate()
         guard !observations.isEmpty else { throw .noObservations }
@@ -88,8 +91,10 @@ public struct TrilaterationSolver: Sendable {
             determine(subspace: subspace, into: &fix)
         }
 
-        if estimate == .outlinePosterior, case .fallback = fix.status {
-            posteriorFallback(observations, subspace: subspace, into: &fix)
+        if estimate != .weightedCentroid, case .fallback = fix.status {
+            posteriorFallback(
+                observations, subspace: subspace, detects: estimate == .detectionPosterior,
+                offsetTakenOut: offsetTakenOut, into: &fix)
         }
         if !fix.position.isFiniteCoordinate || !fix.covariance.isFinite || !fix.residualRMS.isFinite {
             // Defensive: no arithmetic path above should get here, but a fix never carries NaN.
@@ -469,9 +474,15 @@ public struct TrilaterationSolver: Sendable {
     }
 
     /// Replaces a fallback fix's position and covariance by the posterior over the outline
-    /// (``Fallback/outlinePosterior``), for planar fixes when an outline is set.
-    mutating func posteriorFallback(_ observations: [BeaconObservation], subspace: Subspace, into fix: inout Fix) {
+    /// (``Fallback/outlinePosterior``, or with `detects` ``Fallback/detectionPosterior``), for
+    /// planar fixes when an outline is set (and, with `detects`, a detection model and the
+    /// level's beacons).
+    mutating func posteriorFallback(
+        _ observations: [BeaconObservation], subspace: Subspace, detects: Bool, offsetTakenOut: Double,
+        into fix: inout Fix
+    ) {
         guard subspace.isHorizontalPlane, let outline = configuration.outline else { return }
+        if detects && (configuration.detection == nil || configuration.detectionBeacons.isEmpty) { return }
         // Each beacon's mean weighs as one reading (see OutlinePosterior).
         workspace.readingWeight.removeAll(keepingCapacity: true)
         for o in observations { workspace.readingWeight.append(1 / (o.model.sigma * o.model.sigma)) }
@@ -479,10 +490,16 @@ public struct TrilaterationSolver: Sendable {
             workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
         }
         guard workspace.outlinePosterior != nil else { return }
-        let (mean, covariance) = workspace.outlinePosterior!.estimate(
-            terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
-            planeZ: subspace.origin.z,
-            offsetPrecision: workspace.offsetPriorPrecision)
+        let (mean, covariance) =
+            detects
+            ? workspace.outlinePosterior!.estimate(
+                detection: configuration.detection!, beacons: configuration.detectionBeacons,
+                offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
+                active: workspace.active, planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
+            : workspace.outlinePosterior!.estimate(
+                terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
+                planeZ: subspace.origin.z,
+                offsetPrecision: workspace.offsetPriorPrecision)
         guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return }
         fix.position.x = mean.x
         fix.position.y = mean.y

@@ -30,7 +30,7 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, or outline-posterior (the posterior mean over the floor outline; see Docs/Trilateration.md)."
+            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, outline-posterior (the posterior mean over the floor outline), or detection-posterior (the same with the beacons not heard as evidence, under a detection curve learned from the input's own determined fixes in a first pass; see Docs/Trilateration.md)."
     )
     var fallback: TrilaterationSolver.Fallback = .weightedCentroid
 

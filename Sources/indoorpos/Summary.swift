@@ -18,6 +18,7 @@ struct Summary {
         text +=
             result.skipped.isEmpty ? "; none skipped\n" : "; skipped " + result.skipped.joined(separator: ", ") + "\n"
         if let note = result.activityNote { text += "locate: \(note)\n" }
+        if let detection = result.detection { text += "locate: \(detection.summary)\n" }
         if let factor = statistics.varianceFactor {
             text +=
                 "locate: the fixes' residuals scatter \(String(format: "%.1f", factor))× the variance the models expect (χ²/dof over \(statistics.fitDegreesOfFreedom) degrees of freedom)\n"

@@ -152,6 +152,32 @@ struct LocateCommandTests {
         }
     }
 
+    @Test("--fallback detection-posterior with too little to learn from: said, and the centroid's rows")
+    func detectionPosteriorWithoutACurve() throws {
+        // A one-beacon scan and the first five seconds of the sample's first walk: five
+        // determined fixes.
+        let lines = try String(contentsOfFile: Self.rssi, encoding: .utf8).split(whereSeparator: \.isNewline)
+        let first = lines[1].split(separator: ",")
+        let start = try #require(Double(first[0]))
+        let early = lines.dropFirst().filter {
+            let cells = $0.split(separator: ",")
+            return cells[1] == first[1] && Double(cells[0])! < start + 5
+        }
+        let uuid = "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C"
+        let input = path("scans-detection.csv")
+        try (([String(lines[0]), "\(start),scan-a,\(uuid),1,1,-85"] + early.map(String.init)).joined(separator: "\n"))
+            .write(toFile: input, atomically: true, encoding: .utf8)
+        let centroid = try Tool.run(["locate", "--plan", Self.plan, "--rssi", input])
+        let detection = try Tool.run([
+            "locate", "--plan", Self.plan, "--rssi", input, "--fallback", "detection-posterior"
+        ])
+        #expect(detection.status == 0, "\(detection.stderr)")
+        #expect(detection.stderr.contains("no detection curve ("), "\(detection.stderr)")
+        #expect(detection.stderr.contains("at least 20 are needed): fallbacks are weighted centroids"))
+        #expect(detection.stdout == centroid.stdout)
+        #expect(detection.stdout.contains("scan-a"))
+    }
+
     @Test(
         "bad arguments and files give one line on stderr and a non-zero status",
         arguments: [

@@ -78,6 +78,35 @@ struct LocateJobsTests {
         }
     }
 
+    @Test("--fallback detection-posterior: its first pass and the fallbacks give the same bytes for any --jobs")
+    func sameBytesWithTheDetectionPosterior() throws {
+        // 600 scans, one device each and all stamped alike, of one to six of the twelve beacons:
+        // the scans of four or more teach the detection curve, the others are its fallbacks.
+        var lines = ["timestamp,device,uuid,major,minor,rssi"]
+        for scan in 0..<600 {
+            for k in 0..<(1 + scan % 6) {
+                let minor = 1 + (scan * 5 + k * 7) % 12
+                lines.append(
+                    "0.500,scan\(scan),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(minor),\(-60 - (scan * 13 + k * 5) % 35)"
+                )
+            }
+        }
+        let path = directory.appendingPathComponent("detection-scans.csv").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let base = ["locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--fallback", "detection-posterior"]
+        let one = try Tool.run(base + ["--jobs", "1"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.split(separator: "\n").count == 601)
+        #expect(one.stderr.contains("detection curve from 300 of 300 determined fixes"), "\(one.stderr)")
+        let centroid = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--quiet"])
+        #expect(centroid.stdout != one.stdout)
+        for jobs in ["2", "3"] {
+            let many = try Tool.run(base + ["--jobs", jobs])
+            #expect(many.stdout == one.stdout, "--jobs \(jobs)")
+            #expect(many.stderr == one.stderr, "--jobs \(jobs)")
+        }
+    }
+
     @Test("--jobs must be a whole number from 1 to 256")
     func badJobs() throws {
         for bad in ["0", "1.5", "x", "257"] {

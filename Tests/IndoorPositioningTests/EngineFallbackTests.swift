@@ -3,8 +3,8 @@ import IndoorPositioning
 import TestSupport
 import Testing
 
-/// The engine's reported fallback fixes with `solver.fallback` = `.outlinePosterior`: single
-/// scans of one or two beacons, as on uji-geo.
+/// The engine's reported fallback fixes with `solver.fallback` = `.outlinePosterior` or
+/// `.detectionPosterior`: single scans of one or two beacons, as on uji-geo.
 @Suite("Engine fallback estimate")
 struct EngineFallbackTests {
     /// One scan per device: device k hears the beacons `heard[k]` once at t = 0.5 s.
@@ -37,6 +37,31 @@ struct EngineFallbackTests {
         }
     }
 
+    @Test("recorded detections: one scan per determined fix, every beacon of its floor, the heard ones marked")
+    func detectionsRecorded() throws {
+        let site = try SimulatedSite(seed: 6, configuration: SimulatedSite.walk(duration: 30))
+        // Beacon 1 is never heard.
+        let samples = site.samples.filter { $0.identity.minor != 1 }
+        var configuration = PositioningEngine.Configuration()
+        configuration.recordsDetections = true
+        var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
+        var reports: [PositionReport] = []
+        for sample in PositioningEngine.inBatchOrder(samples) {
+            engine.push(sample)
+            reports += engine.pull()
+        }
+        reports += engine.finish()
+        let detections = engine.statistics.detections
+        let beacons = site.plan.floors[0].beacons
+        #expect(detections.fixes == reports.count)
+        let heardCounts = detections.sample.map { $0.heard.filter { $0 }.count }
+        #expect(detections.sample.allSatisfy { $0.heard.count == beacons.count })
+        #expect(heardCounts.allSatisfy { $0 < beacons.count && $0 >= 4 })
+        // Off by default: nothing recorded.
+        let plain = try PositioningEngine(plan: site.plan)
+        #expect(plain.statistics.detections.isEmpty)
+    }
+
     @Test("the statistics count the fallback reports, and only those")
     func fallbackReportsCounted() throws {
         let site = try SimulatedSite(seed: 5, configuration: SimulatedSite.walk(duration: 20))
@@ -56,14 +81,18 @@ struct EngineFallbackTests {
         #expect(engine.statistics.reports == reports.count)
     }
 
-    @Test("tracked epochs do not change: a walk hearing every beacon gives the same reports")
-    func trackedWalkUnchanged() throws {
+    @Test(
+        "tracked epochs do not change: a walk hearing every beacon gives the same reports",
+        arguments: [TrilaterationSolver.Fallback.outlinePosterior, .detectionPosterior])
+    func trackedWalkUnchanged(fallback: TrilaterationSolver.Fallback) throws {
         let site = try SimulatedSite(seed: 4, configuration: SimulatedSite.walk(duration: 40))
         // Drop all but two beacons for the first two seconds: the first reports are fallbacks.
         let samples = site.samples.filter { $0.timestamp >= 2 || $0.identity.minor <= 2 }
         let plain = try PositioningEngine.locate(samples, plan: site.plan)
         var configuration = PositioningEngine.Configuration()
-        configuration.solver.fallback = .outlinePosterior
+        configuration.solver.fallback = fallback
+        configuration.solver.detection = DetectionModel(
+            intercept: 3, logDistanceSlope: -1.5, offsetSlope: 0.1, scanSpread: 0.5)
         let posterior = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
         #expect(plain.count == posterior.count)
         let fallbacks = plain.indices.filter { plain[$0].source == .fallback }

@@ -1,0 +1,277 @@
+import Foundation
+import LinearAlgebra
+
+/// Which beacons determined fixes heard and missed, kept as a bounded sample of scans, from
+/// which a ``DetectionModel`` is fitted.
+///
+/// Each determined fix gives one scan: for every beacon of its level, ln d from the fix's
+/// position and whether it was heard, and the scan's common offset Δ. The sample keeps the
+/// ``capacity`` scans of smallest ``Scan/key`` (a hash of the device and the epoch, fixed
+/// across runs): a bottom-k sample, uniform over the scans, whose content depends only on which
+/// scans were recorded, not on their order. So samples merged from several engines (a sharded
+/// run) give the same model for any number of threads, and memory stays bounded however long
+/// the traffic.
+public struct DetectionScans: Sendable, Hashable, Codable {
+    /// One determined fix's beacons.
+    public struct Scan: Sendable, Hashable, Codable {
+        /// Orders the sample (a hash of the device and the epoch).
+        public var key: UInt64
+        /// The scan's common RSSI offset, dB.
+        public var offset: Double
+        /// ln d from the fix to each beacon of its level (d in metres).
+        public var logDistances: [Double]
+        /// Whether each of those beacons was heard.
+        public var heard: [Bool]
+
+        /// A scan (`logDistances` and `heard` of equal length).
+        public init(key: UInt64, offset: Double, logDistances: [Double], heard: [Bool]) {
+            self.key = key
+            self.offset = offset
+            self.logDistances = logDistances
+            self.heard = heard
+        }
+
+        /// The sample's order: by key, then by content (so that equal keys still sort alike).
+        static func precedes(_ a: Scan, _ b: Scan) -> Bool {
+            if a.key != b.key { return a.key < b.key }
+            if a.offset != b.offset { return a.offset < b.offset }
+            if a.heard.count != b.heard.count { return a.heard.count < b.heard.count }
+            for k in a.heard.indices where a.logDistances[k] != b.logDistances[k] || a.heard[k] != b.heard[k] {
+                return a.logDistances[k] != b.logDistances[k] ? a.logDistances[k] < b.logDistances[k] : !a.heard[k]
+            }
+            return false
+        }
+    }
+
+    /// Scans kept (the sample's size).
+    public static let capacity = 2048
+    /// Scans recorded and not yet pruned to the sample (at most 2 × ``capacity``).
+    private var pending: [Scan] = []
+    /// Determined fixes recorded.
+    public private(set) var fixes = 0
+
+    /// Nothing recorded.
+    public init() {}
+
+    /// Whether nothing was recorded.
+    public var isEmpty: Bool { fixes == 0 }
+
+    /// The sample: the ``capacity`` scans of smallest key, in key order.
+    public var sample: [Scan] {
+        Array(pending.sorted(by: Scan.precedes).prefix(Self.capacity))
+    }
+
+    /// Records one determined fix's scan (non-finite values are left out).
+    public mutating func record(_ scan: Scan) {
+        guard scan.offset.isFinite, scan.logDistances.count == scan.heard.count,
+            scan.logDistances.allSatisfy(\.isFinite)
+        else { return }
+        fixes += 1
+        pending.append(scan)
+        if pending.count >= 2 * Self.capacity { prune() }
+    }
+
+    /// Adds what `other` recorded.
+    public mutating func add(_ other: DetectionScans) {
+        fixes += other.fixes
+        pending += other.pending
+        if pending.count >= 2 * Self.capacity { prune() }
+    }
+
+    private mutating func prune() {
+        pending.sort(by: Scan.precedes)
+        pending.removeLast(pending.count - Self.capacity)
+    }
+
+    // MARK: The fit
+
+    /// The fewest scans a model is fitted from.
+    public static let minimumScans = 20
+    /// The fewest beacons heard, and the fewest missed, in the sample a model is fitted from.
+    public static let minimumOutcomes = 20
+
+    /// Why no model could be fitted, for messages.
+    public enum Shortfall: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Fewer than ``DetectionScans/minimumScans`` determined fixes.
+        case tooFewFixes(Int)
+        /// Fewer than ``DetectionScans/minimumOutcomes`` beacons missed: every beacon in
+        /// range is heard, so not hearing one says nothing measurable.
+        case tooFewMissed(Int)
+        /// Fewer than ``DetectionScans/minimumOutcomes`` beacons heard.
+        case tooFewHeard(Int)
+        /// The fit did not converge to finite coefficients.
+        case noConvergence
+
+        public var description: String {
+            switch self {
+            case .tooFewFixes(let n):
+                return "\(n) determined fix(es), at least \(DetectionScans.minimumScans) are needed"
+            case .tooFewMissed(let n):
+                return
+                    "beacons of the floor went unheard only \(n) time(s) in the determined fixes (at least \(DetectionScans.minimumOutcomes) are needed)"
+            case .tooFewHeard(let n):
+                return "only \(n) beacon reading(s) in the determined fixes"
+            case .noConvergence:
+                return "the detection curve's fit did not converge"
+            }
+        }
+    }
+
+    /// Nodes of the Gauss–Hermite rule over a scan's propensity u in the fit.
+    static let propensityNodes = GaussHermite(order: 10)
+
+    /// The maximum a posteriori ``DetectionModel`` of the sample, or why there is none.
+    ///
+    /// A logistic model with a random intercept per scan (a generalised linear mixed model): the
+    /// likelihood of a scan is ∫ Πⱼ P(yⱼ | zⱼ + u) N(u; 0, ψ²) du, by Gauss–Hermite quadrature in
+    /// u (10 nodes), maximised over (a, b, c, ln ψ) by Newton's method (the Hessian by finite
+    /// differences of the exact gradient, damped until positive-definite, with a backtracking
+    /// line search), with a weak prior N(0, 10²) on b and c and ψ within 0.01…20. The fit is
+    /// constrained to physics, b ≤ 0 and c ≥ 0: when the free fit violates one, the
+    /// constrained maximum lies on that boundary and the fit is made again with the coefficient
+    /// held at 0. Scans are summed in key order, so equal samples give the same model bit for
+    /// bit.
+    public func fit() -> Result<DetectionModel, Shortfall> {
+        guard fixes >= Self.minimumScans else { return .failure(.tooFewFixes(fixes)) }
+        let scans = sample
+        var heard = 0, total = 0
+        for scan in scans {
+            total += scan.heard.count
+            for h in scan.heard where h { heard += 1 }
+        }
+        guard heard >= Self.minimumOutcomes else { return .failure(.tooFewHeard(heard)) }
+        guard total - heard >= Self.minimumOutcomes else { return .failure(.tooFewMissed(total - heard)) }
+        let rate = Double(heard) / Double(total)
+        var free: [Bool] = [true, true, true, true]
+        var start = [Foundation.log(rate / (1 - rate)), 0, 0, Foundation.log(0.5)]
+        for _ in 0..<3 {
+            guard let theta = DetectionFit(scans: scans, free: free).maximise(from: start) else {
+                return .failure(.noConvergence)
+            }
+            var next = free
+            if theta[1] > 0 { next[1] = false }
+            if theta[2] < 0 { next[2] = false }
+            if next == free {
+                return .success(
+                    DetectionModel(
+                        intercept: theta[0], logDistanceSlope: theta[1], offsetSlope: theta[2],
+                        scanSpread: Foundation.exp(theta[3])))
+            }
+            free = next
+            start = theta
+            for k in 1...2 where !free[k] { start[k] = 0 }
+        }
+        return .failure(.noConvergence)
+    }
+}
+
+/// The penalised log marginal likelihood of a ``DetectionScans`` sample and its maximisation.
+struct DetectionFit {
+    let scans: [DetectionScans.Scan]
+    /// Which of (a, b, c, ln ψ) are fitted; the others stay where they start.
+    let free: [Bool]
+    /// Prior precision on b and c (a N(0, 10²) prior).
+    static let priorPrecision = 0.01
+    /// ln ψ bounds.
+    static let spreadBounds = Foundation.log(DetectionModel.minimumScanSpread)...Foundation.log(20.0)
+
+    /// The objective and its gradient at θ = (a, b, c, ln ψ).
+    func evaluate(_ theta: [Double]) -> (value: Double, gradient: [Double]) {
+        let rule = DetectionScans.propensityNodes
+        let psi = Foundation.exp(theta[3])
+        var value = -0.5 * Self.priorPrecision * (theta[1] * theta[1] + theta[2] * theta[2])
+        var gradient = [0, -Self.priorPrecision * theta[1], -Self.priorPrecision * theta[2], 0.0]
+        var nodeLog = [Double](repeating: 0, count: rule.nodes.count)
+        var nodeGradient = [SIMD4<Double>](repeating: .zero, count: rule.nodes.count)
+        for scan in scans {
+            let base = theta[0] + theta[2] * scan.offset
+            var peak = -Double.infinity
+            for (q, x) in rule.nodes.enumerated() {
+                let u = 2.0.squareRoot() * psi * x
+                var l = rule.normalLogWeights[q], g = SIMD4<Double>.zero
+                for j in scan.heard.indices {
+                    let z = base + theta[1] * scan.logDistances[j] + u
+                    let y = scan.heard[j] ? 1.0 : 0.0
+                    // y z − log(1 + e^z) and its derivative y − p.
+                    l += y * z + DetectionModel.logMissProbability(logOdds: z)
+                    let p = 1 / (1 + Foundation.exp(-z))
+                    g += (y - p) * SIMD4(1, scan.logDistances[j], scan.offset, u)
+                }
+                nodeLog[q] = l
+                nodeGradient[q] = g
+                peak = max(peak, l)
+            }
+            var mass = 0.0, g = SIMD4<Double>.zero
+            for q in nodeLog.indices {
+                let r = Foundation.exp(nodeLog[q] - peak)
+                mass += r
+                g += r * nodeGradient[q]
+            }
+            value += peak + Foundation.log(mass)
+            g /= mass
+            for k in 0..<4 { gradient[k] += g[k] }
+        }
+        for k in 0..<4 where !free[k] { gradient[k] = 0 }
+        return (value, gradient)
+    }
+
+    /// Newton's method from `start`; nil when it does not converge to finite values.
+    func maximise(from start: [Double]) -> [Double]? {
+        var theta = start
+        theta[3] = min(max(theta[3], Self.spreadBounds.lowerBound), Self.spreadBounds.upperBound)
+        var current = evaluate(theta)
+        guard current.value.isFinite else { return nil }
+        for _ in 0..<60 {
+            // The Hessian by forward differences of the gradient, symmetrised and negated.
+            var hessian = SquareMatrix(size: 4)
+            for k in 0..<4 {
+                guard free[k] else {
+                    hessian[k, k] = 1
+                    continue
+                }
+                let h = 1e-5 * max(1, abs(theta[k]))
+                var shifted = theta
+                shifted[k] += h
+                let g = evaluate(shifted).gradient
+                for m in 0..<4 where free[m] { hessian[m, k] -= (g[m] - current.gradient[m]) / h / 2 }
+                for m in 0..<4 where free[m] { hessian[k, m] -= (g[m] - current.gradient[m]) / h / 2 }
+            }
+            // Damped until positive-definite.
+            var damping = 0.0
+            var step = current.gradient
+            while true {
+                var factor = hessian
+                for k in 0..<4 { factor[k, k] += damping * max(1, abs(hessian[k, k])) }
+                if factor.factorCholesky() {
+                    factor.solveFactored(&step)
+                    break
+                }
+                damping = damping == 0 ? 1e-6 : damping * 10
+                guard damping < 1e6 else { return nil }
+                step = current.gradient
+            }
+            // Backtracking: halve the step until the objective does not fall.
+            var scale = 1.0
+            var accepted = false
+            var candidate = theta
+            var next = current
+            for _ in 0..<30 {
+                for k in 0..<4 { candidate[k] = theta[k] + scale * step[k] }
+                candidate[3] = min(max(candidate[3], Self.spreadBounds.lowerBound), Self.spreadBounds.upperBound)
+                next = evaluate(candidate)
+                if next.value.isFinite && next.value >= current.value - 1e-12 * abs(current.value) {
+                    accepted = true
+                    break
+                }
+                scale /= 2
+            }
+            guard accepted, candidate.allSatisfy(\.isFinite) else { return nil }
+            let moved = zip(candidate, theta).map { abs($0 - $1) }.max() ?? 0
+            theta = candidate
+            let gain = next.value - current.value
+            current = next
+            if moved < 1e-7 || gain < 1e-10 * max(1, abs(current.value)) { return theta }
+        }
+        return theta
+    }
+}
