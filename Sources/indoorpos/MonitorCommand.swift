@@ -134,6 +134,14 @@ struct MonitorCommand: ParsableCommand {
             let models = try modelOptions.models(
                 plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, configuration: &configuration,
                 quiet: false)
+            if configuration.solver.fallback == .detectionPosterior {
+                // The detection curve from a first pass over the input, as locate learns it.
+                let learning = try BatchLocator(
+                    plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows
+                ).learnDetection(path: input.path)
+                if case .success(let model) = learning.model { configuration.solver.detection = model }
+                FileHandle.standardError.write(Data("monitor: \(learning.summary)\n".utf8))
+            }
             var replay = MonitorReplay(template: template)
             let reader = try RSSISampleReader(path: input.path, skipBadRows: skipBadRows)
             let modesForActivity = configuration.enableMotionModes(forActivityColumn: reader.hasActivity)

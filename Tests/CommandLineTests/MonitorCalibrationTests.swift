@@ -60,6 +60,33 @@ struct MonitorCalibrationTests {
         #expect(both.stderr.contains("choose one"))
     }
 
+    @Test(
+        "monitor --fallback detection-posterior learns the curve as locate does: locate's positions, the scan's moved")
+    func detectionPosteriorAsLocate() throws {
+        let folder = try ScratchFolder("monitor-detection")
+        // The sample with a one-beacon scan of its own device: a reported fallback.
+        let lines = try String(contentsOfFile: MonitorCommandTests.rssi, encoding: .utf8).split(
+            whereSeparator: \.isNewline)
+        let scan = "1581252400.5000,scan-a,B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,1,-85"
+        let input = try folder.file(
+            "scans.csv", ([String(lines[0]), scan] + lines.dropFirst().map(String.init)).joined(separator: "\n") + "\n")
+        func rows(_ text: String) -> [Substring] { text.split(separator: "\n").dropFirst().sorted() }
+        let option = ["--fallback", "detection-posterior"]
+        let positions = folder.path("positions.csv")
+        let monitored = try Tool.run(
+            ["monitor", "--plan", MonitorCommandTests.plan, "--regions", MonitorCommandTests.regions, "--rssi", input]
+                + option + ["--positions", positions])
+        #expect(monitored.status == 0, "\(monitored.stderr)")
+        #expect(monitored.stderr.contains("monitor: detection curve from"), "\(monitored.stderr)")
+        let located = try Tool.run(["locate", "--plan", MonitorCommandTests.plan, "--rssi", input, "--quiet"] + option)
+        let centroid = try Tool.run(["locate", "--plan", MonitorCommandTests.plan, "--rssi", input, "--quiet"])
+        let written = try String(contentsOfFile: positions, encoding: .utf8)
+        #expect(rows(written) == rows(located.stdout))
+        let scanRows = { (text: String) in rows(text).filter { $0.contains("scan-a") } }
+        #expect(scanRows(written).count == 1)
+        #expect(scanRows(written) != scanRows(centroid.stdout))
+    }
+
     @Test("monitor --positions writes the positions behind its events: locate's, with and without a calibration")
     func positionsAsLocate() throws {
         let folder = try ScratchFolder("monitor-positions")
