@@ -158,4 +158,15 @@ let benchmarks: @Sendable () -> Void = {
             makeScenes(count: 1024).map { Array($0.prefix(heard)) }
         }
     }
+    // The same with the beacons not heard as evidence (`--fallback detection-posterior`), under
+    // the detection curve `locate` learned on uji-geo.
+    var detection = posterior
+    detection.fallback = .detectionPosterior
+    detection.detection = DetectionModel(intercept: 1.2, logDistanceSlope: -0.67, offsetSlope: 0.045, scanSpread: 0.86)
+    detection.detectionBeacons = makeScenes(count: 1)[0].map(\.position)
+    for heard in [1, 3] {
+        solverBenchmark("DetectionPosterior\(heard)Of8Beacons", configuration: detection) {
+            makeScenes(count: 1024).map { Array($0.prefix(heard)) }
+        }
+    }
 }

@@ -139,9 +139,10 @@ struct OutlinePosterior: Sendable {
     ///
     /// (γ = 1/ψ², m = k ψ² when the offset is known), and the cell's log-posterior is
     ///
-    ///     −½ S₂ + S₁²ψ²/(2D) − ½ ln(D/ψ²) + Σ_heard (a + b ln dᵢ) + γm²/2 − ½ ln γ + ln E[e^M(p, v)]
+    ///     −½ S₂ + S₁²ψ²/(2D) + Σ_heard (a + b ln dᵢ) + γm²/2 + ln E[e^M(p, v)]
     ///
-    /// the expectation by Gauss–Hermite quadrature in v (9 nodes) and M interpolated linearly
+    /// up to terms the same in every cell (T, D and γ do not depend on the cell);
+    /// the expectation by Gauss–Hermite quadrature in v (5 nodes) and M interpolated linearly
     /// in v from a table over the cells (``missMap``, built once per model, beacons and plane).
     mutating func estimate(
         detection model: DetectionModel, beacons: [Point3D], offsetShift: Double,
@@ -158,8 +159,10 @@ struct OutlinePosterior: Sendable {
         let cells = cellX.count
         let heard = Double(active.count)
         let psi2 = model.scanSpread * model.scanSpread, c = model.offsetSlope
-        let rule = Self.propensityRule
         let shift = c * offsetShift
+        var weightSum = offsetPrecision
+        for i in active { weightSum += weights[i] }
+        let gamma = offsetPrecision > 0 ? weightSum / (weightSum * psi2 + c * c) : 1 / psi2
         var best = -Double.infinity
         for cell in 0..<cells {
             var sum2 = 0.0, sum1 = 0.0, total = offsetPrecision, logOdds = 0.0
@@ -173,29 +176,18 @@ struct OutlinePosterior: Sendable {
                 total += w
                 logOdds += model.intercept + model.logDistanceSlope * lnd
             }
+            // T, D and γ are the same in every cell (so are ½ ln(D/ψ²) and ½ ln γ, left out).
             var l = -0.5 * sum2 + logOdds
-            let gamma: Double, mean: Double
+            let mean: Double
             if offsetPrecision > 0 {
                 let d = total * psi2 + c * c
-                l += 0.5 * sum1 * sum1 * psi2 / d - 0.5 * Foundation.log(d / psi2)
-                gamma = total / d
+                l += 0.5 * sum1 * sum1 * psi2 / d
                 mean = (heard + c * sum1 / d) / gamma
             } else {
-                gamma = 1 / psi2
                 mean = heard * psi2
             }
-            l += 0.5 * gamma * mean * mean - 0.5 * Foundation.log(gamma)
-            // ln E[e^M(p, v)], v ~ N(mean, 1/γ).
-            let spread = (2 / gamma).squareRoot()
-            var peak = -Double.infinity
-            for q in rule.nodes.indices {
-                let value = rule.normalLogWeights[q] + missTerm(cell: cell, v: mean + spread * rule.nodes[q] + shift)
-                nodeLogLikelihood[q] = value
-                peak = max(peak, value)
-            }
-            var sum = 0.0
-            for q in rule.nodes.indices { sum += Foundation.exp(nodeLogLikelihood[q] - peak) }
-            l += peak + Foundation.log(sum)
+            l += 0.5 * gamma * mean * mean
+            l += logIntegral(cell: cell, gamma: gamma, centre: mean + shift)
             logLikelihood[cell] = l
             best = max(best, l)
         }
@@ -213,7 +205,7 @@ struct OutlinePosterior: Sendable {
     }
 
     /// The Gauss–Hermite rule over v.
-    static let propensityRule = GaussHermite(order: 9)
+    static let propensityRule = GaussHermite(order: 5)
     /// The table of M(p, v): v from −``missRange`` to +``missRange`` in steps of ``missStep``.
     static let missRange = 12.0
     static let missStep = 0.25
@@ -224,12 +216,55 @@ struct OutlinePosterior: Sendable {
         let position = min(max((v + Self.missRange) / Self.missStep, 0), Double(Self.missNodes - 1))
         let j = min(Int(position), Self.missNodes - 2)
         let f = position - Double(j)
-        let cells = cellX.count
-        return missMap[j * cells + cell] * (1 - f) + missMap[(j + 1) * cells + cell] * f
+        let row = cell * Self.missNodes
+        return missMap[row + j] * (1 - f) + missMap[row + j + 1] * f
     }
 
-    /// M(p, v) = Σ over `key`'s beacons of log(1 − σ(a + b ln d + v)) at every node of v
-    /// (node-major) and cell.
+    /// ln ∫ exp(g(w)) dw with g(w) = −γ/2 (w − `centre`)² + M(p, w) at cell `cell` (w = v plus
+    /// the shift of the curve's offset). g is concave, and where many beacons go unheard M is
+    /// steep, so the integrand's mass can lie many of the Gaussian's standard deviations from its
+    /// centre: the mode is found on the table's nodes (a binary search on the sign of g's
+    /// difference), refined by the parabola through the nodes around it, and the integral taken
+    /// by adaptive Gauss–Hermite quadrature there (5 nodes, scaled by the parabola's curvature κ:
+    /// ∫ e^g ≈ √(2/κ) Σ wₖ e^(xₖ² + g(w* + √(2/κ) xₖ))).
+    private mutating func logIntegral(cell: Int, gamma: Double, centre: Double) -> Double {
+        let h = Self.missStep
+        func g(_ w: Double) -> Double { -0.5 * gamma * (w - centre) * (w - centre) + missTerm(cell: cell, v: w) }
+        func node(_ j: Int) -> Double { -Self.missRange + Double(j) * h }
+        var lo = 0, hi = Self.missNodes - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if g(node(mid + 1)) > g(node(mid)) { lo = mid + 1 } else { hi = mid }
+        }
+        let j = min(max(lo, 1), Self.missNodes - 2)
+        let below = g(node(j - 1)), at = g(node(j)), above = g(node(j + 1))
+        let curvature = -(below - 2 * at + above) / (h * h)
+        var mode = node(j)
+        var kappa = gamma
+        if curvature > 0 && curvature.isFinite {
+            kappa = max(curvature, gamma)
+            mode += min(max(0.5 * h * (below - above) / (below - 2 * at + above), -h), h)
+        }
+        // The Gaussian alone may be narrower than a step: then its own centre is the mode.
+        if gamma * h * h > 4 {
+            mode = centre
+            kappa = gamma
+        }
+        let scale = (2 / kappa).squareRoot()
+        let rule = Self.propensityRule
+        var peak = -Double.infinity
+        for q in rule.nodes.indices {
+            let value = rule.adaptiveLogWeights[q] + g(mode + scale * rule.nodes[q])
+            nodeLogLikelihood[q] = value
+            peak = max(peak, value)
+        }
+        var sum = 0.0
+        for q in rule.nodes.indices { sum += Foundation.exp(nodeLogLikelihood[q] - peak) }
+        return peak + Foundation.log(sum * scale)
+    }
+
+    /// M(p, v) = Σ over `key`'s beacons of log(1 − σ(a + b ln d + v)) at every cell and node of
+    /// v (cell-major: one cell's nodes are adjacent, as a fix reads them).
     private mutating func buildMissMap(_ key: DetectionKey) {
         let cells = cellX.count, nodes = Self.missNodes
         missMap = Array(repeating: 0, count: nodes * cells)
@@ -239,7 +274,7 @@ struct OutlinePosterior: Sendable {
                 let z0 = key.intercept + key.slope * logDistance(cell: c, beacon: b)
                 for j in 0..<nodes {
                     let v = -Self.missRange + Double(j) * Self.missStep
-                    missMap[j * cells + c] += DetectionModel.logMissProbability(logOdds: z0 + v)
+                    missMap[c * nodes + j] += DetectionModel.logMissProbability(logOdds: z0 + v)
                 }
             }
         }

@@ -15,6 +15,10 @@ package struct GaussHermite: Sendable {
     package let weights: [Double]
     /// ln(wₖ/√π): the weights of E f(Z) ≈ Σ (wₖ/√π) f(√2 xₖ), Z ~ N(0, 1); they sum to 1.
     package let normalLogWeights: [Double]
+    /// ln wₖ + xₖ²: the weights of an integral without the weight function,
+    /// ∫ e^g(x) dx ≈ Σ e^(ln wₖ + xₖ²) e^g(xₖ) (adaptive quadrature: exact for g a parabola of
+    /// curvature −2 centred at 0).
+    package let adaptiveLogWeights: [Double]
 
     /// The rule of `order` nodes (1…64).
     package init(order: Int) {
@@ -35,8 +39,10 @@ package struct GaussHermite: Sendable {
             preconditionFailure("dsyev failed on the \(n)-node Hermite Jacobi matrix: \(error)")
         }
         let rootPi = Double.pi.squareRoot()
+        let w = (0..<n).map { rootPi * jacobi[0, $0] * jacobi[0, $0] }
         nodes = values
-        weights = (0..<n).map { rootPi * jacobi[0, $0] * jacobi[0, $0] }
-        normalLogWeights = weights.map { Foundation.log($0 / rootPi) }
+        weights = w
+        normalLogWeights = w.map { Foundation.log($0 / rootPi) }
+        adaptiveLogWeights = (0..<n).map { Foundation.log(w[$0]) + values[$0] * values[$0] }
     }
 }
