@@ -17,6 +17,16 @@ score; nothing here chooses a setting.
         reading is above -95 dBm, the phone's offset N(0, 5^2) dB; the logistic is fitted at the
         true positions of the scans of four or more beacons plus 1.5 m of noise.
 
+    fallback-study.py detection FIXES.csv [DATA]
+        What `--fallback detection-posterior` computes, here in numpy: the detection curve with a
+        random intercept per scan (P(heard | d, Δ, u) = σ(a + b ln d + c Δ + u), u ~ N(0, ψ²)),
+        fitted by maximum marginal likelihood on uji-geo's scans of four or more beacons at the
+        positions FIXES.csv gives them (no truth), against the same curve without u (ψ = 0);
+        RMSE and honesty (error within the posterior's √trace) of the scans of 1-3 beacons.
+    fallback-study.py simulate-detection
+        The same two on the simulated sites of `simulate` (the curve fitted at the true positions
+        of the scans of four or more beacons plus 1.5 m of noise).
+
     fallback-study.py determined FIXES.csv [DATA]
         uji-geo's scans of four or more beacons, by beacons heard: the weighted centroid, the
         engine's fix (FIXES.csv, a `locate` output), the posterior mean over the outline, and the
@@ -116,6 +126,94 @@ def posterior_mean_offset(readings, log_distances, heard, gx, gy, slope, p0, w):
     return np.array([(p * gx).sum(), (p * gy).sum()])
 
 
+GH_X, GH_W = np.polynomial.hermite.hermgauss(12)
+
+
+def fit_detection(lnd, offsets, heard, propensity=True):
+    """(a, b, c, ψ) of P(heard) = σ(a + b ln d + c Δ + u), u ~ N(0, ψ²) per scan, by maximum
+    marginal likelihood (Gauss-Hermite in u, a N(0, 10²) prior on b and c, b <= 0 <= c);
+    `lnd` and `heard` are scans x beacons, `offsets` per scan. Without `propensity`, ψ = 0."""
+    from scipy.optimize import minimize
+    from scipy.special import logsumexp
+    log_w = np.log(GH_W / math.sqrt(math.pi))
+
+    def cost(t):
+        a, b, c = t[:3]
+        z = a + b * lnd + c * offsets[:, None]
+        prior = 0.005 * (b * b + c * c)
+        if not propensity:
+            return -(heard * z - np.logaddexp(0, z)).sum() + prior
+        zq = z[:, :, None] + (math.sqrt(2) * math.exp(t[3]) * GH_X)[None, None, :]
+        lq = (heard[:, :, None] * zq - np.logaddexp(0, zq)).sum(1)
+        return -logsumexp(lq + log_w, axis=1).sum() + prior
+    start, bounds = [0, -0.5, 0.02], [(None, None), (None, 0), (0, None)]
+    if propensity:
+        start, bounds = start + [math.log(0.5)], bounds + [(math.log(0.01), math.log(20))]
+    t = minimize(cost, start, method="L-BFGS-B", bounds=bounds).x
+    return (*t[:3], math.exp(t[3]) if propensity else 0.0)
+
+
+def miss_table(model, lnd, v):
+    """Σ over the beacons of log(1 - σ(a + b ln d + v)) per v (rows) and cell (columns)."""
+    a, b = model[0], model[1]
+    return np.array([-np.logaddexp(0, a + b * lnd + x).sum(0) for x in v])
+
+
+def detection_posterior(readings, ids, lnd, gx, gy, slope, p0, model, v, table):
+    """Posterior mean and √trace of the covariance over the grid, the readings' offset Δ
+    integrated out in closed form and v = c Δ + u summed on the grid `v` (trapezoid; with
+    ψ = 0, v = c Δ is Gaussian too and is summed the same way)."""
+    a, b, c, psi = model
+    k = len(ids)
+    e = readings[:, None] - (p0 - slope * lnd[ids])
+    s1, s2 = e.sum(0) / SIGMA ** 2, (e ** 2).sum(0) / SIGMA ** 2
+    t = k / SIGMA ** 2 + 1 / TAU ** 2
+    # Given the readings, Δ ~ N(S₁/T, 1/T) per cell, so v = c Δ + u ~ N(μ, var) with μ = c S₁/T,
+    # var = ψ² + c²/T; the heard beacons' log-odds add k v, which moves the centre to
+    # m = μ + k var and adds k μ + k² var / 2.
+    var_v = psi ** 2 + c * c / t
+    mu = c * s1 / t
+    m = mu + k * var_v
+    base = -0.5 * s2 + s1 ** 2 / (2 * t) + (a + b * lnd[ids]).sum(0) + k * mu + 0.5 * k * k * var_v
+    if var_v < 0.04:
+        # Narrower than the grid: v at its centre.
+        ll = base + np.array([np.interp(m[j], v, table[:, j]) for j in range(table.shape[1])])
+    else:
+        g = -0.5 * (v[:, None] - m[None, :]) ** 2 / var_v + table
+        peak = g.max(0)
+        ll = base + peak + np.log(np.exp(g - peak).sum(0))
+    p = np.exp(ll - ll.max())
+    p /= p.sum()
+    mx, my = (p * gx).sum(), (p * gy).sum()
+    return np.array([mx, my]), math.sqrt((p * ((gx - mx) ** 2 + (gy - my) ** 2)).sum())
+
+
+def detection_rows(scans, fit_scans, lnd_cells, gx, gy, slope, p0, centroid):
+    """RMSE (honesty) of the centroid and of the detection posterior without and with the
+    scan propensity, for `scans` of 1-3 beacons: (truth, ids, readings)."""
+    v = np.arange(-15, 15.001, 0.1)
+    fits = [fit_detection(*fit_scans, propensity=False), fit_detection(*fit_scans)]
+    for label, f in zip(("without u", "with u"), fits):
+        print(f"{label}: a {f[0]:.3f}, b {f[1]:.3f}, c {f[2]:.3f}, ψ {f[3]:.2f}")
+    tables = [miss_table(f, lnd_cells, v) for f in fits]
+    out = {}
+    for truth, ids, readings in scans:
+        row = [(((centroid(readings, ids) - truth) ** 2).sum(), None)]
+        for f, table in zip(fits, tables):
+            mean, spread = detection_posterior(readings, ids, lnd_cells, gx, gy, slope, p0, f, v, table)
+            e2 = ((mean - truth) ** 2).sum()
+            row.append((e2, math.sqrt(e2) <= spread))
+        out.setdefault(len(ids), []).append(row)
+    print("| beacons heard | scans | weighted centroid | without u (honesty) | with u (honesty) |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for k in sorted(out):
+        cells = [f"{math.sqrt(np.mean([r[0][0] for r in out[k]])):.2f}"]
+        for j in (1, 2):
+            rmse = math.sqrt(np.mean([r[j][0] for r in out[k]]))
+            cells.append(f"{rmse:.2f} ({100 * np.mean([r[j][1] for r in out[k]]):.0f} %)")
+        print(f"| {k} | {len(out[k])} | " + " | ".join(cells) + " |")
+
+
 def rows(rmse_by_count, labels):
     print("| beacons heard | scans | " + " | ".join(labels) + " |")
     print("| ---: | ---: |" + " ---: |" * len(labels))
@@ -213,10 +311,8 @@ def uji(fixes, data):
 
 def simulate():
     rng = np.random.default_rng(1)
-    walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
-    grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
     gx, gy = room_grid()
-    for name, beacons, shadowing in (("walls, 4 dB", walls, 4.0), ("walls, 8 dB", walls, 8.0), ("grid, 8 dB", grid, 8.0)):
+    for name, beacons, shadowing in simulated_sites():
         lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
         slope = 10 * 2 / math.log(10)
         scans = []
@@ -250,6 +346,59 @@ def simulate():
             out.setdefault(k, []).append([((v - t) ** 2).sum() for v in (c, m1, m2, m3)])
         print(f"\n{name} (RMSE m)\n")
         rows(out, ["weighted centroid", "outline posterior", "with non-detections", "non-detections with the offset"])
+
+
+def detection(fixes, data):
+    d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
+    rz, slope0, p0 = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10), d["measuredPower"]
+    estimated = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
+    ln_fit, offsets, heard_fit, fallbacks = [], [], [], []
+    for device, heard in scans.items():
+        if len(heard) >= 4 and device in estimated:
+            p = np.array(estimated[device])
+            ln = np.array([0.5 * math.log((p[0] - b[0]) ** 2 + (p[1] - b[1]) ** 2 + (b[2] - rz) ** 2) for b in beacons])
+            residuals = [heard[i] - (p0 - slope0 * ln[i]) for i in heard]
+            offsets.append(sum(residuals) / SIGMA ** 2 / (1 / TAU ** 2 + len(residuals) / SIGMA ** 2))
+            ln_fit.append(ln)
+            heard_fit.append([1.0 if i in heard else 0.0 for i in range(len(beacons))])
+        elif 1 <= len(heard) <= 3:
+            ids = np.array(sorted(heard))
+            fallbacks.append((np.array(truth[device]), ids, np.array([heard[i] for i in ids])))
+    detection_rows(
+        fallbacks, (np.array(ln_fit), np.array(offsets), np.array(heard_fit)), lnd, gx, gy, slope0, p0,
+        lambda r, ids: weighted_centroid(r, beacons[ids, :2]))
+
+
+def simulate_detection():
+    rng = np.random.default_rng(1)
+    gx, gy = room_grid()
+    for name, beacons, shadowing in simulated_sites():
+        lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
+        ln_fit, offsets, heard_fit, fallbacks = [], [], [], []
+        for _ in range(6000):
+            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
+            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
+            offset = rng.normal(0, 5)
+            r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
+            ids = np.where(r > -95)[0]
+            if len(ids) >= 4:
+                p = t + rng.normal(0, 1.5, 2)
+                ln_fit.append([0.5 * math.log(((p - b) ** 2).sum() + 1.96) for b in beacons])
+                offsets.append(offset + rng.normal(0, 2))
+                heard_fit.append((r > -95).astype(float))
+            elif len(ids) >= 1:
+                fallbacks.append((t, ids, r[ids]))
+        print(f"\n{name} (RMSE m)\n")
+        detection_rows(
+            fallbacks, (np.array(ln_fit), np.array(offsets), np.array(heard_fit)), lnd, gx, gy,
+            10 * 2 / math.log(10), -75.0, lambda r, ids: weighted_centroid(r, beacons[ids]))
+
+
+def simulated_sites():
+    """The simulated rooms of `simulate`: name, beacons, shadowing σ (dB)."""
+    walls = np.array([(0.5, 0.5), (12, 0.3), (23.5, 0.5), (23.7, 8), (23.5, 15.5), (12, 15.7), (0.5, 15.5), (0.3, 8)])
+    grid = np.array([(x, y) for x in np.arange(2, 24, 4.0) for y in np.arange(2, 16, 4.0)])
+    return (("walls, 4 dB", walls, 4.0), ("walls, 8 dB", walls, 8.0), ("grid, 8 dB", grid, 8.0))
 
 
 def centroid_prior(readings, positions):
@@ -316,12 +465,15 @@ def simulate_determined():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "simulate":
+    if len(sys.argv) >= 2 and sys.argv[1] == "simulate-detection":
+        simulate_detection()
+    elif len(sys.argv) >= 2 and sys.argv[1] == "simulate":
         simulate()
     elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined":
         simulate_determined()
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined"):
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined", "detection"):
         data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
-        {"buckets": buckets, "uji": uji, "determined": determined}[sys.argv[1]](sys.argv[2], data)
+        {"buckets": buckets, "uji": uji, "determined": determined, "detection": detection}[sys.argv[1]](
+            sys.argv[2], data)
     else:
         sys.exit(__doc__)

@@ -175,80 +175,116 @@ struct DetectionFit {
     /// ln ψ bounds.
     static let spreadBounds = Foundation.log(DetectionModel.minimumScanSpread)...Foundation.log(20.0)
 
-    /// The objective and its gradient at θ = (a, b, c, ln ψ).
-    func evaluate(_ theta: [Double]) -> (value: Double, gradient: [Double]) {
+    /// The objective, its gradient and its negated Hessian at θ = (a, b, c, ln ψ), exactly.
+    ///
+    /// Per scan and node uₖ = √2 ψ xₖ, with x̃ⱼ = ∂z/∂θ = (1, ln dⱼ, Δ, uₖ) and pⱼ = σ(zⱼ): the
+    /// node's log-likelihood lₖ, gradient gₖ = Σⱼ (yⱼ − pⱼ) x̃ⱼ and Hessian
+    /// Hₖ = −Σⱼ pⱼ(1 − pⱼ) x̃ⱼ x̃ⱼᵀ + Σⱼ (yⱼ − pⱼ) uₖ e₄e₄ᵀ (∂²uₖ/∂(ln ψ)² = uₖ); with rₖ the
+    /// nodes' posterior weights, the scan adds ḡ = Σ rₖ gₖ and Σ rₖ (Hₖ + gₖgₖᵀ) − ḡḡᵀ.
+    func evaluate(_ theta: [Double]) -> (value: Double, gradient: SIMD4<Double>, information: SquareMatrix) {
         let rule = DetectionScans.propensityNodes
         let psi = Foundation.exp(theta[3])
+        let nodes = rule.nodes.count
         var value = -0.5 * Self.priorPrecision * (theta[1] * theta[1] + theta[2] * theta[2])
-        var gradient = [0, -Self.priorPrecision * theta[1], -Self.priorPrecision * theta[2], 0.0]
-        var nodeLog = [Double](repeating: 0, count: rule.nodes.count)
-        var nodeGradient = [SIMD4<Double>](repeating: .zero, count: rule.nodes.count)
+        var gradient = SIMD4(0, -Self.priorPrecision * theta[1], -Self.priorPrecision * theta[2], 0)
+        var information = SquareMatrix(size: 4)
+        information[1, 1] = Self.priorPrecision
+        information[2, 2] = Self.priorPrecision
+        var nodeLog = [Double](repeating: 0, count: nodes)
+        var nodeGradient = [SIMD4<Double>](repeating: .zero, count: nodes)
+        // Per node: Σ p(1 − p) times 1, ln d, ln² d, and Σ (y − p).
+        var nodeSums = [SIMD4<Double>](repeating: .zero, count: nodes)
         for scan in scans {
             let base = theta[0] + theta[2] * scan.offset
+            let delta = scan.offset
             var peak = -Double.infinity
-            for (q, x) in rule.nodes.enumerated() {
-                let u = 2.0.squareRoot() * psi * x
-                var l = rule.normalLogWeights[q], g = SIMD4<Double>.zero
+            for q in 0..<nodes {
+                let u = 2.0.squareRoot() * psi * rule.nodes[q]
+                var l = rule.normalLogWeights[q]
+                var residual = 0.0, residualL = 0.0, w0 = 0.0, w1 = 0.0, w2 = 0.0
                 for j in scan.heard.indices {
-                    let z = base + theta[1] * scan.logDistances[j] + u
+                    let lnd = scan.logDistances[j]
+                    let z = base + theta[1] * lnd + u
                     let y = scan.heard[j] ? 1.0 : 0.0
-                    // y z − log(1 + e^z) and its derivative y − p.
+                    // y z − log(1 + e^z), and its derivatives.
                     l += y * z + DetectionModel.logMissProbability(logOdds: z)
                     let p = 1 / (1 + Foundation.exp(-z))
-                    g += (y - p) * SIMD4(1, scan.logDistances[j], scan.offset, u)
+                    let w = p * (1 - p)
+                    residual += y - p
+                    residualL += (y - p) * lnd
+                    w0 += w
+                    w1 += w * lnd
+                    w2 += w * lnd * lnd
                 }
                 nodeLog[q] = l
-                nodeGradient[q] = g
+                nodeGradient[q] = SIMD4(residual, residualL, delta * residual, u * residual)
+                nodeSums[q] = SIMD4(w0, w1, w2, u)
                 peak = max(peak, l)
             }
-            var mass = 0.0, g = SIMD4<Double>.zero
-            for q in nodeLog.indices {
-                let r = Foundation.exp(nodeLog[q] - peak)
-                mass += r
-                g += r * nodeGradient[q]
-            }
+            var mass = 0.0
+            for q in 0..<nodes { mass += Foundation.exp(nodeLog[q] - peak) }
             value += peak + Foundation.log(mass)
-            g /= mass
-            for k in 0..<4 { gradient[k] += g[k] }
+            var mean = SIMD4<Double>.zero
+            for q in 0..<nodes { mean += Foundation.exp(nodeLog[q] - peak) / mass * nodeGradient[q] }
+            gradient += mean
+            for q in 0..<nodes {
+                let r = Foundation.exp(nodeLog[q] - peak) / mass
+                let g = nodeGradient[q], sums = nodeSums[q]
+                let u = sums.w
+                // x̃ = (1, ln d, Δ, u): Σ w x̃x̃ᵀ from the three sums.
+                let rowL = SIMD4(sums.y, sums.z, delta * sums.y, u * sums.y)
+                for m in 0..<4 {
+                    for k in 0..<4 {
+                        let weighted: Double
+                        switch (m, k) {
+                        case (1, 1): weighted = sums.z
+                        case (1, _): weighted = rowL[k]
+                        case (_, 1): weighted = rowL[m]
+                        default:
+                            let factor = (m == 0 ? 1 : m == 2 ? delta : u) * (k == 0 ? 1 : k == 2 ? delta : u)
+                            weighted = factor * sums.x
+                        }
+                        information[m, k] += r * (weighted - g[m] * g[k])
+                    }
+                }
+                // ∂²u/∂(ln ψ)² = u.
+                information[3, 3] -= r * u * g[0]
+            }
+            for m in 0..<4 {
+                for k in 0..<4 { information[m, k] += mean[m] * mean[k] }
+            }
         }
-        for k in 0..<4 where !free[k] { gradient[k] = 0 }
-        return (value, gradient)
+        for k in 0..<4 where !free[k] {
+            gradient[k] = 0
+            for m in 0..<4 {
+                information[k, m] = 0
+                information[m, k] = 0
+            }
+            information[k, k] = 1
+        }
+        return (value, gradient, information)
     }
 
-    /// Newton's method from `start`; nil when it does not converge to finite values.
+    /// Newton's method from `start`, with the exact Hessian (damped until positive-definite)
+    /// and a backtracking line search; nil when it does not converge to finite values.
     func maximise(from start: [Double]) -> [Double]? {
         var theta = start
         theta[3] = min(max(theta[3], Self.spreadBounds.lowerBound), Self.spreadBounds.upperBound)
         var current = evaluate(theta)
         guard current.value.isFinite else { return nil }
-        for _ in 0..<60 {
-            // The Hessian by forward differences of the gradient, symmetrised and negated.
-            var hessian = SquareMatrix(size: 4)
-            for k in 0..<4 {
-                guard free[k] else {
-                    hessian[k, k] = 1
-                    continue
-                }
-                let h = 1e-5 * max(1, abs(theta[k]))
-                var shifted = theta
-                shifted[k] += h
-                let g = evaluate(shifted).gradient
-                for m in 0..<4 where free[m] { hessian[m, k] -= (g[m] - current.gradient[m]) / h / 2 }
-                for m in 0..<4 where free[m] { hessian[k, m] -= (g[m] - current.gradient[m]) / h / 2 }
-            }
-            // Damped until positive-definite.
+        for _ in 0..<100 {
             var damping = 0.0
-            var step = current.gradient
+            var step = [current.gradient.x, current.gradient.y, current.gradient.z, current.gradient.w]
             while true {
-                var factor = hessian
-                for k in 0..<4 { factor[k, k] += damping * max(1, abs(hessian[k, k])) }
+                var factor = current.information
+                for k in 0..<4 { factor[k, k] += damping * max(1, abs(current.information[k, k])) }
                 if factor.factorCholesky() {
                     factor.solveFactored(&step)
                     break
                 }
                 damping = damping == 0 ? 1e-6 : damping * 10
                 guard damping < 1e6 else { return nil }
-                step = current.gradient
+                step = [current.gradient.x, current.gradient.y, current.gradient.z, current.gradient.w]
             }
             // Backtracking: halve the step until the objective does not fall.
             var scale = 1.0

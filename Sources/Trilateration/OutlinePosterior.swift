@@ -67,11 +67,10 @@ struct OutlinePosterior: Sendable {
     private var maps: [Double] = []
     private var nextMap = 0
     private var activeMaps: [Int] = []
-    /// The detection posterior's miss map (see ``estimate(detection:beacons:offsetShift:terms:weights:active:planeZ:offsetPrecision:)``),
-    /// what it was built for, and one cell's log-likelihood per offset node (reused).
+    /// The detection posterior's miss map (see ``estimate(detection:beacons:offsetShift:terms:weights:active:planeZ:offsetPrecision:)``)
+    /// and what it was built for.
     private var missMap: [Double] = []
     private var detectionKey: DetectionKey?
-    private var nodeLogLikelihood = [Double](repeating: 0, count: OutlinePosterior.propensityRule.nodes.count)
 
     /// The grid of `vertices`; nil when the outline has no area or no cell centre inside it.
     init?(outline vertices: [Point2D]) {
@@ -187,7 +186,7 @@ struct OutlinePosterior: Sendable {
                 mean = heard * psi2
             }
             l += 0.5 * gamma * mean * mean
-            l += logIntegral(cell: cell, gamma: gamma, centre: mean + shift)
+            l += logIntegral(cell: cell, gamma: gamma, centre: mean + shift, beaconCount: beacons.count)
             logLikelihood[cell] = l
             best = max(best, l)
         }
@@ -204,7 +203,8 @@ struct OutlinePosterior: Sendable {
         var planeZ: Double
     }
 
-    /// The Gauss–Hermite rule over v.
+    /// The Gauss–Hermite rule over v (at most 8 nodes: ``logIntegral(cell:gamma:centre:beaconCount:)``
+    /// keeps them in a SIMD8).
     static let propensityRule = GaussHermite(order: 5)
     /// The table of M(p, v): v from −``missRange`` to +``missRange`` in steps of ``missStep``.
     static let missRange = 12.0
@@ -227,23 +227,30 @@ struct OutlinePosterior: Sendable {
     /// difference), refined by the parabola through the nodes around it, and the integral taken
     /// by adaptive Gauss–Hermite quadrature there (5 nodes, scaled by the parabola's curvature κ:
     /// ∫ e^g ≈ √(2/κ) Σ wₖ e^(xₖ² + g(w* + √(2/κ) xₖ))).
-    private mutating func logIntegral(cell: Int, gamma: Double, centre: Double) -> Double {
-        let h = Self.missStep
-        func g(_ w: Double) -> Double { -0.5 * gamma * (w - centre) * (w - centre) + missTerm(cell: cell, v: w) }
-        func node(_ j: Int) -> Double { -Self.missRange + Double(j) * h }
-        var lo = 0, hi = Self.missNodes - 1
+    private func logIntegral(cell: Int, gamma: Double, centre: Double, beaconCount: Int) -> Double {
+        let h = Self.missStep, start = -Self.missRange, last = Self.missNodes - 1
+        let row = cell * Self.missNodes
+        func atNode(_ j: Int) -> Double {
+            let w = start + Double(j) * h - centre
+            return -0.5 * gamma * w * w + missMap[row + j]
+        }
+        // γ (w* − centre) = M′(w*) ∈ [−beacons, 0]: the mode lies in [centre − beacons/γ, centre].
+        var lo = Int(((centre - Double(beaconCount) / gamma - start) / h).rounded(.down)) - 1
+        var hi = Int(((centre - start) / h).rounded(.up)) + 1
+        lo = min(max(lo, 0), last)
+        hi = min(max(hi, lo), last)
         while lo < hi {
             let mid = (lo + hi) / 2
-            if g(node(mid + 1)) > g(node(mid)) { lo = mid + 1 } else { hi = mid }
+            if atNode(mid + 1) > atNode(mid) { lo = mid + 1 } else { hi = mid }
         }
-        let j = min(max(lo, 1), Self.missNodes - 2)
-        let below = g(node(j - 1)), at = g(node(j)), above = g(node(j + 1))
-        let curvature = -(below - 2 * at + above) / (h * h)
-        var mode = node(j)
+        let j = min(max(lo, 1), last - 1)
+        let below = atNode(j - 1), at = atNode(j), above = atNode(j + 1)
+        let second = below - 2 * at + above
+        var mode = start + Double(j) * h
         var kappa = gamma
-        if curvature > 0 && curvature.isFinite {
-            kappa = max(curvature, gamma)
-            mode += min(max(0.5 * h * (below - above) / (below - 2 * at + above), -h), h)
+        if second < 0 && second.isFinite {
+            kappa = max(-second / (h * h), gamma)
+            mode += min(max(0.5 * h * (below - above) / second, -h), h)
         }
         // The Gaussian alone may be narrower than a step: then its own centre is the mode.
         if gamma * h * h > 4 {
@@ -252,31 +259,40 @@ struct OutlinePosterior: Sendable {
         }
         let scale = (2 / kappa).squareRoot()
         let rule = Self.propensityRule
+        var values = SIMD8<Double>(repeating: -.infinity)
         var peak = -Double.infinity
-        for q in rule.nodes.indices {
-            let value = rule.adaptiveLogWeights[q] + g(mode + scale * rule.nodes[q])
-            nodeLogLikelihood[q] = value
+        for q in 0..<rule.nodes.count {
+            let w = mode + scale * rule.nodes[q]
+            let value =
+                rule.adaptiveLogWeights[q] - 0.5 * gamma * (w - centre) * (w - centre) + missTerm(cell: cell, v: w)
+            values[q] = value
             peak = max(peak, value)
         }
         var sum = 0.0
-        for q in rule.nodes.indices { sum += Foundation.exp(nodeLogLikelihood[q] - peak) }
+        for q in 0..<rule.nodes.count { sum += Foundation.exp(values[q] - peak) }
         return peak + Foundation.log(sum * scale)
     }
 
     /// M(p, v) = Σ over `key`'s beacons of log(1 − σ(a + b ln d + v)) at every cell and node of
-    /// v (cell-major: one cell's nodes are adjacent, as a fix reads them).
+    /// v (cell-major: one cell's nodes are adjacent, as a fix reads them), from the process's
+    /// ``MissMapStore`` (built there if no solver built it yet).
     private mutating func buildMissMap(_ key: DetectionKey) {
         let cells = cellX.count, nodes = Self.missNodes
-        missMap = Array(repeating: 0, count: nodes * cells)
-        for beacon in key.beacons {
-            let b = SIMD4(beacon.x, beacon.y, beacon.z, key.planeZ)
-            for c in 0..<cells {
-                let z0 = key.intercept + key.slope * logDistance(cell: c, beacon: b)
-                for j in 0..<nodes {
-                    let v = -Self.missRange + Double(j) * Self.missStep
-                    missMap[c * nodes + j] += DetectionModel.logMissProbability(logOdds: z0 + v)
+        let stored = MissMapStore.Key(
+            intercept: key.intercept, slope: key.slope, beacons: key.beacons, planeZ: key.planeZ, outline: vertices)
+        missMap = MissMapStore.shared.map(for: stored) {
+            var map = [Double](repeating: 0, count: nodes * cells)
+            for beacon in key.beacons {
+                let b = SIMD4(beacon.x, beacon.y, beacon.z, key.planeZ)
+                for c in 0..<cells {
+                    let z0 = key.intercept + key.slope * logDistance(cell: c, beacon: b)
+                    for j in 0..<nodes {
+                        let v = -Self.missRange + Double(j) * Self.missStep
+                        map[c * nodes + j] += DetectionModel.logMissProbability(logOdds: z0 + v)
+                    }
                 }
             }
+            return map
         }
         detectionKey = key
     }
