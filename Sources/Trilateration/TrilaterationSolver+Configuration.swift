@@ -197,8 +197,13 @@ extension TrilaterationSolver {
             if let detection, !detection.isFinite {
                 throw .invalidConfiguration(detail: "detection: every coefficient must be finite, got \(detection)")
             }
-            for beacon in detectionBeacons where !(beacon.x.isFinite && beacon.y.isFinite && beacon.z.isFinite) {
-                throw .invalidConfiguration(detail: "detectionBeacons: every coordinate must be finite, got \(beacon)")
+            // Checked only where they are used (a solve validates its configuration, and a
+            // floor's beacons would cost every solve a pass over them).
+            if fallback == .detectionPosterior {
+                for beacon in detectionBeacons where !(beacon.x.isFinite && beacon.y.isFinite && beacon.z.isFinite) {
+                    throw .invalidConfiguration(
+                        detail: "detectionBeacons: every coordinate must be finite, got \(beacon)")
+                }
             }
             for (level, elevation) in floorElevations where !elevation.isFinite {
                 throw .invalidConfiguration(detail: "floor elevation of level \(level) must be finite")
