@@ -300,7 +300,9 @@ struct DeviceTrack: Sendable {
     }
 
     /// Solve the fix: the epoch's per-beacon means on `level` (offset `offset` dB taken out,
-    /// set-apart beacons left out) into `fix`; false when no fix at all could be made.
+    /// set-apart beacons left out) into `fix`; false when no fix at all could be made. A
+    /// determined fix is recorded for the detection curve when the engine records detections
+    /// (`end`, the epoch's end, keys it).
     private mutating func solveFix(level: Int, offset: Double, end: Double, context: inout EpochContext) -> Bool {
         let table = context.beacons
         observations.removeAll(keepingCapacity: true)

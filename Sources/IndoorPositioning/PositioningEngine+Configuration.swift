@@ -69,8 +69,9 @@ extension PositioningEngine {
         /// (``excludesInconsistentBeacons``). The prior keeps a fix near the weighted centroid
         /// of the three nearest beacons unless the readings say otherwise (Docs/Trilateration.md).
         /// A fix its readings cannot determine stays the weighted centroid; with `fallback` set
-        /// to `TrilaterationSolver.Fallback.outlinePosterior` the engine computes the posterior
-        /// only where that fix is reported (a device without a track, or tracking off).
+        /// to a posterior (`TrilaterationSolver.Fallback.outlinePosterior`, or
+        /// `.detectionPosterior` with a `detection` curve) the engine computes it only where that
+        /// fix is reported (a device without a track, or tracking off).
         public static let engineSolver: TrilaterationSolver.Configuration = {
             var solver = TrilaterationSolver.Configuration(rejectsOutliers: false)
             solver.centroidPriorScale = 1

@@ -482,7 +482,8 @@ public struct TrilaterationSolver: Sendable {
         into fix: inout Fix
     ) {
         guard subspace.isHorizontalPlane, let outline = configuration.outline else { return }
-        if detects && (configuration.detection == nil || configuration.detectionBeacons.isEmpty) { return }
+        let detection = detects ? configuration.detection : nil
+        if detects && (detection == nil || configuration.detectionBeacons.isEmpty) { return }
         // Each beacon's mean weighs as one reading (see OutlinePosterior).
         workspace.readingWeight.removeAll(keepingCapacity: true)
         for o in observations { workspace.readingWeight.append(1 / (o.model.sigma * o.model.sigma)) }
@@ -491,15 +492,17 @@ public struct TrilaterationSolver: Sendable {
         }
         guard workspace.outlinePosterior != nil else { return }
         let (mean, covariance) =
-            detects
-            ? workspace.outlinePosterior!.estimate(
-                detection: configuration.detection!, beacons: configuration.detectionBeacons,
-                offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
-                active: workspace.active, planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
-            : workspace.outlinePosterior!.estimate(
-                terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
-                planeZ: subspace.origin.z,
-                offsetPrecision: workspace.offsetPriorPrecision)
+            if let detection {
+                workspace.outlinePosterior!.estimate(
+                    detection: detection, beacons: configuration.detectionBeacons,
+                    offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
+                    active: workspace.active, planeZ: subspace.origin.z,
+                    offsetPrecision: workspace.offsetPriorPrecision)
+            } else {
+                workspace.outlinePosterior!.estimate(
+                    terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
+                    planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
+            }
         guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return }
         fix.position.x = mean.x
         fix.position.y = mean.y

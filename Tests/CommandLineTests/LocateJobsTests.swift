@@ -51,21 +51,28 @@ struct LocateJobsTests {
         }
     }
 
-    @Test("--fallback outline-posterior: 1, 2 and 3 jobs write the same bytes for 600 scans of one to three beacons")
-    func sameBytesWithThePosterior() throws {
-        // Scans as on uji-geo: one device per scan, all stamped alike, so that many shards each
-        // fill their solvers' caches in their own order.
+    /// A samples file of 600 scans, one device each and all stamped alike, scan n hearing
+    /// 1 + n mod `most` of the sample plan's twelve beacons once; its path.
+    func scans(upTo most: Int, file: String) throws -> String {
         var lines = ["timestamp,device,uuid,major,minor,rssi"]
         for scan in 0..<600 {
-            for k in 0..<(1 + scan % 3) {
+            for k in 0..<(1 + scan % most) {
                 let minor = 1 + (scan * 5 + k * 7) % 12
                 lines.append(
                     "0.500,scan\(scan),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(minor),\(-60 - (scan * 13 + k * 5) % 35)"
                 )
             }
         }
-        let path = directory.appendingPathComponent("scans.csv").path
+        let path = directory.appendingPathComponent(file).path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("--fallback outline-posterior: 1, 2 and 3 jobs write the same bytes for 600 scans of one to three beacons")
+    func sameBytesWithThePosterior() throws {
+        // Scans as on uji-geo: one device per scan, all stamped alike, so that many shards each
+        // fill their solvers' caches in their own order.
+        let path = try scans(upTo: 3, file: "scans.csv")
         let base = [
             "locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--quiet", "--fallback", "outline-posterior"
         ]
@@ -80,19 +87,9 @@ struct LocateJobsTests {
 
     @Test("--fallback detection-posterior: its first pass and the fallbacks give the same bytes for any --jobs")
     func sameBytesWithTheDetectionPosterior() throws {
-        // 600 scans, one device each and all stamped alike, of one to six of the twelve beacons:
-        // the scans of four or more teach the detection curve, the others are its fallbacks.
-        var lines = ["timestamp,device,uuid,major,minor,rssi"]
-        for scan in 0..<600 {
-            for k in 0..<(1 + scan % 6) {
-                let minor = 1 + (scan * 5 + k * 7) % 12
-                lines.append(
-                    "0.500,scan\(scan),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(minor),\(-60 - (scan * 13 + k * 5) % 35)"
-                )
-            }
-        }
-        let path = directory.appendingPathComponent("detection-scans.csv").path
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        // Scans of one to six of the twelve beacons: the scans of four or more teach the
+        // detection curve, the others are its fallbacks.
+        let path = try scans(upTo: 6, file: "detection-scans.csv")
         let base = ["locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--fallback", "detection-posterior"]
         let one = try Tool.run(base + ["--jobs", "1"])
         #expect(one.status == 0, "\(one.stderr)")
