@@ -88,7 +88,7 @@ public struct BatchLocator: Sendable {
         var detection: BatchResult.DetectionLearning?
         if configuration.solver.fallback == .detectionPosterior && configuration.solver.detection == nil {
             let learning = try learnDetection(path: path)
-            if case .success(let model) = learning.model { configuration.solver.detection = model }
+            learning.apply(to: &configuration.solver)
             detection = learning
         }
         // The file from its first row (again for the order check and for a start over).
@@ -181,7 +181,8 @@ extension BatchLocator {
     /// ``run(path:hasDevices:write:encoder:writeEncoded:restart:progress:)`` would (fallbacks
     /// as weighted centroids, nothing written) and records, at every determined fix, which
     /// beacons of its level were heard (`PositioningEngine.Configuration.recordsDetections`);
-    /// the model is fitted from a bounded sample of those scans (`DetectionScans.fit()`). No
+    /// the model is fitted from a bounded sample of those scans (`DetectionScans.fit()`), and the
+    /// fixes' a-posteriori variance factor is kept for the fallbacks' readings. No
     /// truth is used: the positions are the fixes'. The sample does not depend on the order the
     /// scans came in, so the model is the same for any number of ``jobs``.
     public func learnDetection(path: String) throws -> BatchResult.DetectionLearning {
@@ -194,6 +195,7 @@ extension BatchLocator {
             jobs: jobs)
         let result = try first.run(path: path, write: { _ in }, restart: {})
         let scans = result.statistics.detections
-        return BatchResult.DetectionLearning(scans: scans, model: scans.fit())
+        return BatchResult.DetectionLearning(
+            scans: scans, model: scans.fit(), varianceFactor: max(1, result.statistics.varianceFactor ?? 1))
     }
 }

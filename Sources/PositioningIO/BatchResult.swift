@@ -28,6 +28,18 @@ public struct BatchResult: Sendable {
         public var scans: DetectionScans
         /// The fitted model, or why there is none.
         public var model: Result<DetectionModel, DetectionScans.Shortfall>
+        /// The a-posteriori variance factor χ²/dof of the first pass's determined fixes, at
+        /// least 1 (1 when none had degrees of freedom): the fallbacks' readings are taken with
+        /// σ² times this (`TrilaterationSolver.Configuration.fallbackVarianceFactor`).
+        public var varianceFactor: Double
+
+        /// The solver settings this learning gives: the model and the variance factor, when a
+        /// model was fitted (otherwise `solver` unchanged: fallbacks stay weighted centroids).
+        public func apply(to solver: inout TrilaterationSolver.Configuration) {
+            guard case .success(let model) = model else { return }
+            solver.detection = model
+            solver.fallbackVarianceFactor = varianceFactor
+        }
 
         /// One line for people: the curve at 1, 3 and 10 m, or why there is none.
         public var summary: String {
@@ -37,8 +49,8 @@ public struct BatchResult: Sendable {
                 let sampled = min(scans.fixes, DetectionScans.capacity)
                 return String(
                     format:
-                        "detection curve from %d of %d determined fixes: P(heard) %@, %@, %@ at 1, 3, 10 m for a typical scan; %+.3f per dB of offset and %.2f between scans (log-odds)",
-                    sampled, scans.fixes, at[0], at[1], at[2], m.offsetSlope, m.scanSpread)
+                        "detection curve from %d of %d determined fixes: P(heard) %@, %@, %@ at 1, 3, 10 m for a typical scan; %+.3f per dB of offset and %.2f between scans (log-odds); the fallbacks' readings taken with %.1f× their variance",
+                    sampled, scans.fixes, at[0], at[1], at[2], m.offsetSlope, m.scanSpread, varianceFactor)
             case .failure(let shortfall):
                 return "no detection curve (\(shortfall)): fallbacks are weighted centroids"
             }

@@ -128,6 +128,13 @@ extension TrilaterationSolver {
         /// of every observation. `PlanConfiguration(plan:level:)` of IndoorPositioning sets the
         /// floor's beacons. Default empty.
         public var detectionBeacons: [Point3D] = []
+        /// The factor on each reading's variance σ² in the posterior fallbacks
+        /// (``Fallback/outlinePosterior``, ``Fallback/detectionPosterior``): where the models
+        /// misfit, the readings scatter more than their σ says, and a posterior that believes σ
+        /// is narrower than its errors. `locate --fallback detection-posterior` sets the
+        /// a-posteriori variance factor χ²/dof of its first pass's determined fixes (at least 1).
+        /// Default 1.
+        public var fallbackVarianceFactor = 1.0
 
         /// A configuration; every argument has a default.
         public init(
@@ -194,6 +201,10 @@ extension TrilaterationSolver {
             guard centroidPriorBeacons >= 1 else {
                 throw .invalidConfiguration(detail: "centroidPriorBeacons must be ≥ 1, got \(centroidPriorBeacons)")
             }
+            guard fallbackVarianceFactor.isFinite, fallbackVarianceFactor > 0 else {
+                throw .invalidConfiguration(
+                    detail: "fallbackVarianceFactor must be a positive number, got \(fallbackVarianceFactor)")
+            }
             if let detection, !detection.isFinite {
                 throw .invalidConfiguration(detail: "detection: every coefficient must be finite, got \(detection)")
             }
@@ -217,6 +228,7 @@ extension TrilaterationSolver.Configuration {
         case estimator, dimension, rejectsOutliers, outlierSignificance, maximumRejections, outline
         case floorElevations, linearSolver, usesSecondOrder, maximumIterations, stepTolerance, initialDamping
         case commonOffsetSigma, centroidPriorScale, centroidPriorBeacons, fallback, detection, detectionBeacons
+        case fallbackVarianceFactor
     }
 
     /// Decodes a configuration; a key that is missing takes its default, so that JSON written by
@@ -245,5 +257,6 @@ extension TrilaterationSolver.Configuration {
         try read(.fallback, &fallback)
         detection = try c.decodeIfPresent(DetectionModel.self, forKey: .detection)
         try read(.detectionBeacons, &detectionBeacons)
+        try read(.fallbackVarianceFactor, &fallbackVarianceFactor)
     }
 }

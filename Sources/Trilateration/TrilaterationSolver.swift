@@ -486,7 +486,8 @@ public struct TrilaterationSolver: Sendable {
         if detects && (detection == nil || configuration.detectionBeacons.isEmpty) { return }
         // Each beacon's mean weighs as one reading (see OutlinePosterior).
         workspace.readingWeight.removeAll(keepingCapacity: true)
-        for o in observations { workspace.readingWeight.append(1 / (o.model.sigma * o.model.sigma)) }
+        let factor = configuration.fallbackVarianceFactor
+        for o in observations { workspace.readingWeight.append(1 / (factor * o.model.sigma * o.model.sigma)) }
         if workspace.outlinePosterior?.vertices != outline.vertices {
             workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
         }

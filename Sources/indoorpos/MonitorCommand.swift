@@ -139,7 +139,7 @@ struct MonitorCommand: ParsableCommand {
                 let learning = try BatchLocator(
                     plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows
                 ).learnDetection(path: input.path)
-                if case .success(let model) = learning.model { configuration.solver.detection = model }
+                learning.apply(to: &configuration.solver)
                 FileHandle.standardError.write(Data("monitor: \(learning.summary)\n".utf8))
             }
             var replay = MonitorReplay(template: template)

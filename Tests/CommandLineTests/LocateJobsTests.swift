@@ -95,6 +95,7 @@ struct LocateJobsTests {
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.split(separator: "\n").count == 601)
         #expect(one.stderr.contains("detection curve from 300 of 300 determined fixes"), "\(one.stderr)")
+        #expect(one.stderr.contains("the fallbacks' readings taken with"), "\(one.stderr)")
         let centroid = try Tool.run(["locate", "--plan", LocateCommandTests.plan, "--rssi", path, "--quiet"])
         #expect(centroid.stdout != one.stdout)
         for jobs in ["2", "3"] {

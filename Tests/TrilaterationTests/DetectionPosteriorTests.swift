@@ -169,6 +169,26 @@ import Testing
         #expect(try with.solve(heard).position != expected.position)
     }
 
+    @Test("the fallback variance factor widens both posteriors, and 1 changes nothing")
+    func varianceFactorWidens() throws {
+        let heard = Array(Scene.noiseFree(at: Point3D(x: 8, y: 6, z: 1.2)).prefix(3))
+        let model = DetectionModel(intercept: 2, logDistanceSlope: -1.2, offsetSlope: 0.08, scanSpread: 0.9)
+        for fallback in [TrilaterationSolver.Fallback.outlinePosterior, .detectionPosterior] {
+            var plain = Self.solver(fallback, model: model)
+            var one = Self.solver(fallback, model: model)
+            one.configuration.fallbackVarianceFactor = 1
+            var wide = Self.solver(fallback, model: model)
+            wide.configuration.fallbackVarianceFactor = 4
+            let a = try plain.solve(heard), b = try one.solve(heard), c = try wide.solve(heard)
+            #expect(a == b)
+            // The room (prior spread about 8.3 m) bounds the widening: about a metre here.
+            #expect(c.accuracy > a.accuracy + 0.5, "\(fallback)")
+        }
+        var bad = Self.solver(.detectionPosterior, model: model)
+        bad.configuration.fallbackVarianceFactor = 0
+        #expect(throws: TrilaterationError.self) { try bad.solve(heard) }
+    }
+
     @Test("extreme models and readings never give NaN, and the mean stays in the outline")
     func extremeInputStaysFinite() throws {
         var g = SeededGenerator(seed: 41)
@@ -294,13 +314,16 @@ import Testing
         configuration.commonOffsetSigma = 10
         let data = try JSONEncoder().encode(configuration)
         var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        for key in ["fallback", "detection", "detectionBeacons", "centroidPriorBeacons"] { object[key] = nil }
+        for key in ["fallback", "detection", "detectionBeacons", "centroidPriorBeacons", "fallbackVarianceFactor"] {
+            object[key] = nil
+        }
         let older = try JSONSerialization.data(withJSONObject: object)
         #expect(try JSONDecoder().decode(TrilaterationSolver.Configuration.self, from: older) == configuration)
         var withModel = configuration
         withModel.fallback = .detectionPosterior
         withModel.detection = DetectionModel(intercept: 1, logDistanceSlope: -1, offsetSlope: 0.1, scanSpread: 0.5)
         withModel.detectionBeacons = Scene.anchors
+        withModel.fallbackVarianceFactor = 1.6
         let again = try JSONDecoder().decode(
             TrilaterationSolver.Configuration.self, from: JSONEncoder().encode(withModel))
         #expect(again == withModel)
