@@ -138,11 +138,11 @@ struct OutlinePosterior: Sendable {
     ///
     /// (γ = 1/ψ², m = k ψ² when the offset is known), and the cell's log-posterior is
     ///
-    ///     −½ S₂ + S₁²ψ²/(2D) + Σ_heard (a + b ln dᵢ) + γm²/2 + ln E[e^M(p, v)]
+    ///     −½ S₂ + S₁²ψ²/(2D) + Σ_heard (a + b ln dᵢ) + γm²/2 + ln ∫ e^(−γ(v − m)²/2 + M(p, v)) dv
     ///
-    /// up to terms the same in every cell (T, D and γ do not depend on the cell);
-    /// the expectation by Gauss–Hermite quadrature in v (5 nodes) and M interpolated linearly
-    /// in v from a table over the cells (``missMap``, built once per model, beacons and plane).
+    /// up to terms the same in every cell (T, D and γ do not depend on the cell); the integral
+    /// by ``logIntegral(cell:gamma:centre:beaconCount:)``, with M interpolated linearly in v from
+    /// a table over the cells (``missMap``, built once per model, beacons, plane and outline).
     mutating func estimate(
         detection model: DetectionModel, beacons: [Point3D], offsetShift: Double,
         terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double
@@ -234,28 +234,27 @@ struct OutlinePosterior: Sendable {
             let w = start + Double(j) * h - centre
             return -0.5 * gamma * w * w + missMap[row + j]
         }
-        // γ (w* − centre) = M′(w*) ∈ [−beacons, 0]: the mode lies in [centre − beacons/γ, centre].
-        var lo = Int(((centre - Double(beaconCount) / gamma - start) / h).rounded(.down)) - 1
-        var hi = Int(((centre - start) / h).rounded(.up)) + 1
-        lo = min(max(lo, 0), last)
-        hi = min(max(hi, lo), last)
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if atNode(mid + 1) > atNode(mid) { lo = mid + 1 } else { hi = mid }
-        }
-        let j = min(max(lo, 1), last - 1)
-        let below = atNode(j - 1), at = atNode(j), above = atNode(j + 1)
-        let second = below - 2 * at + above
-        var mode = start + Double(j) * h
-        var kappa = gamma
-        if second < 0 && second.isFinite {
-            kappa = max(-second / (h * h), gamma)
-            mode += min(max(0.5 * h * (below - above) / second, -h), h)
-        }
         // The Gaussian alone may be narrower than a step: then its own centre is the mode.
-        if gamma * h * h > 4 {
-            mode = centre
-            kappa = gamma
+        var mode = centre
+        var kappa = gamma
+        if gamma * h * h <= 4 {
+            // γ (w* − centre) = M′(w*) ∈ [−beacons, 0]: the mode lies in [centre − beacons/γ, centre].
+            var lo = Int(((centre - Double(beaconCount) / gamma - start) / h).rounded(.down)) - 1
+            var hi = Int(((centre - start) / h).rounded(.up)) + 1
+            lo = min(max(lo, 0), last)
+            hi = min(max(hi, lo), last)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if atNode(mid + 1) > atNode(mid) { lo = mid + 1 } else { hi = mid }
+            }
+            let j = min(max(lo, 1), last - 1)
+            let below = atNode(j - 1), at = atNode(j), above = atNode(j + 1)
+            let second = below - 2 * at + above
+            mode = start + Double(j) * h
+            if second < 0 && second.isFinite {
+                kappa = max(-second / (h * h), gamma)
+                mode += min(max(0.5 * h * (below - above) / second, -h), h)
+            }
         }
         let scale = (2 / kappa).squareRoot()
         let rule = Self.propensityRule
