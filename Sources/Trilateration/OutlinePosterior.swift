@@ -34,6 +34,9 @@ import LinearAlgebra
 struct OutlinePosterior: Sendable {
     /// The most grid cells over the outline's bounding box.
     static let maximumCells = 4096
+    /// The most cells of the detection posterior's grid (each costs a search and five
+    /// exponentials per fix; its spread is metres, so cells of a quarter the number do).
+    static let maximumDetectionCells = 1024
     /// The finest cell spacing, metres.
     static let minimumSpacing = 0.25
     /// Log-distance bins of a one-beacon profile.
@@ -72,8 +75,9 @@ struct OutlinePosterior: Sendable {
     private var missMap: [Double] = []
     private var detectionKey: DetectionKey?
 
-    /// The grid of `vertices`; nil when the outline has no area or no cell centre inside it.
-    init?(outline vertices: [Point2D]) {
+    /// The grid of `vertices` with at most about `cells` cells; nil when the outline has no
+    /// area or no cell centre inside it.
+    init?(outline vertices: [Point2D], cells: Int = OutlinePosterior.maximumCells) {
         guard vertices.count >= 3 else { return nil }
         var lo = SIMD2(Double.infinity, .infinity), hi = -lo
         for v in vertices {
@@ -82,7 +86,7 @@ struct OutlinePosterior: Sendable {
         }
         let size = hi - lo
         guard size.x > 0, size.y > 0, size.x.isFinite, size.y.isFinite else { return nil }
-        let spacing = max(Self.minimumSpacing, (size.x * size.y / Double(Self.maximumCells)).squareRoot())
+        let spacing = max(Self.minimumSpacing, (size.x * size.y / Double(max(cells, 1))).squareRoot())
         let columns = max(1, Int((size.x / spacing).rounded(.up)))
         let rows = max(1, Int((size.y / spacing).rounded(.up)))
         self.vertices = vertices

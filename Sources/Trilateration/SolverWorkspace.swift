@@ -30,6 +30,9 @@ struct SolverWorkspace: Sendable {
     /// The grid of the outline posterior, built at the first fallback that needs it (and again
     /// when the outline changes).
     var outlinePosterior: OutlinePosterior?
+    /// The detection posterior's coarser grid (``OutlinePosterior/maximumDetectionCells``),
+    /// built likewise.
+    var detectionPosterior: OutlinePosterior?
 
     // LAPACK operands and scratch.
     var matrixA = Matrix(rows: 0, columns: 0)

@@ -488,22 +488,27 @@ public struct TrilaterationSolver: Sendable {
         workspace.readingWeight.removeAll(keepingCapacity: true)
         let factor = configuration.fallbackVarianceFactor
         for o in observations { workspace.readingWeight.append(1 / (factor * o.model.sigma * o.model.sigma)) }
-        if workspace.outlinePosterior?.vertices != outline.vertices {
-            workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
-        }
-        guard workspace.outlinePosterior != nil else { return }
-        let (mean, covariance) =
-            if let detection {
-                workspace.outlinePosterior!.estimate(
-                    detection: detection, beacons: configuration.detectionBeacons,
-                    offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
-                    active: workspace.active, planeZ: subspace.origin.z,
-                    offsetPrecision: workspace.offsetPriorPrecision)
-            } else {
-                workspace.outlinePosterior!.estimate(
-                    terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
-                    planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
+        let (mean, covariance): (SIMD2<Double>, PositionCovariance)
+        if let detection {
+            if workspace.detectionPosterior?.vertices != outline.vertices {
+                workspace.detectionPosterior = OutlinePosterior(
+                    outline: outline.vertices, cells: OutlinePosterior.maximumDetectionCells)
             }
+            guard workspace.detectionPosterior != nil else { return }
+            (mean, covariance) = workspace.detectionPosterior!.estimate(
+                detection: detection, beacons: configuration.detectionBeacons,
+                offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
+                active: workspace.active, planeZ: subspace.origin.z,
+                offsetPrecision: workspace.offsetPriorPrecision)
+        } else {
+            if workspace.outlinePosterior?.vertices != outline.vertices {
+                workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
+            }
+            guard workspace.outlinePosterior != nil else { return }
+            (mean, covariance) = workspace.outlinePosterior!.estimate(
+                terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
+                planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
+        }
         guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return }
         fix.position.x = mean.x
         fix.position.y = mean.y
