@@ -85,12 +85,7 @@ public struct BatchLocator: Sendable {
         restart: () throws -> Void, progress: (Int) -> Void = { _ in }
     ) throws -> BatchResult {
         var configuration = self.configuration
-        var detection: BatchResult.DetectionLearning?
-        if configuration.solver.fallback == .detectionPosterior && configuration.solver.detection == nil {
-            let learning = try learnDetection(path: path)
-            learning.apply(to: &configuration.solver)
-            detection = learning
-        }
+        let detection = try learnDetectionIfAsked(path: path, into: &configuration.solver)
         // The file from its first row (again for the order check and for a start over).
         let skipBadRows = self.skipBadRows
         func open() throws(FileError) -> RSSISampleReader {
@@ -177,6 +172,20 @@ public struct BatchLocator: Sendable {
 }
 
 extension BatchLocator {
+    /// With ``configuration``'s fallback `TrilaterationSolver.Fallback.detectionPosterior` and no
+    /// detection curve in it, ``learnDetection(path:)`` and its result applied to `solver`
+    /// (`BatchResult.DetectionLearning.apply(to:)`); nil (and `solver` unchanged) otherwise.
+    public func learnDetectionIfAsked(
+        path: String, into solver: inout TrilaterationSolver.Configuration
+    ) throws -> BatchResult.DetectionLearning? {
+        guard configuration.solver.fallback == .detectionPosterior, configuration.solver.detection == nil else {
+            return nil
+        }
+        let learning = try learnDetection(path: path)
+        learning.apply(to: &solver)
+        return learning
+    }
+
     /// The detection curve of the file's own traffic: a first pass positions the file as
     /// ``run(path:hasDevices:write:encoder:writeEncoded:restart:progress:)`` would (fallbacks
     /// as weighted centroids, nothing written) and records, at every determined fix, which

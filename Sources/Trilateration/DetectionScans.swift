@@ -231,19 +231,13 @@ struct DetectionFit {
                 let r = Foundation.exp(nodeLog[q] - peak) / mass
                 let g = nodeGradient[q], sums = nodeSums[q]
                 let u = sums.w
-                // x̃ = (1, ln d, Δ, u): Σ w x̃x̃ᵀ from the three sums.
-                let rowL = SIMD4(sums.y, sums.z, delta * sums.y, u * sums.y)
+                // x̃ = (1, ln d, Δ, u) = a + (ln d) e with a = (1, 0, Δ, u), e = (0, 1, 0, 0), so
+                // Σ w x̃x̃ᵀ = S₀ aaᵀ + S₁ (aeᵀ + eaᵀ) + S₂ eeᵀ from the node's three sums.
+                let a = SIMD4<Double>(1, 0, delta, u), e = SIMD4<Double>(0, 1, 0, 0)
                 for m in 0..<4 {
                     for k in 0..<4 {
-                        let weighted: Double
-                        switch (m, k) {
-                        case (1, 1): weighted = sums.z
-                        case (1, _): weighted = rowL[k]
-                        case (_, 1): weighted = rowL[m]
-                        default:
-                            let factor = (m == 0 ? 1 : m == 2 ? delta : u) * (k == 0 ? 1 : k == 2 ? delta : u)
-                            weighted = factor * sums.x
-                        }
+                        let weighted =
+                            a[m] * a[k] * sums.x + (a[m] * e[k] + e[m] * a[k]) * sums.y + e[m] * e[k] * sums.z
                         information[m, k] += r * (weighted - g[m] * g[k])
                     }
                 }

@@ -73,7 +73,7 @@ struct OutlinePosterior: Sendable {
     /// The detection posterior's miss map (see ``estimate(detection:beacons:offsetShift:terms:weights:active:planeZ:offsetPrecision:)``)
     /// and what it was built for.
     private var missMap: [Double] = []
-    private var detectionKey: DetectionKey?
+    private var detectionKey: MissMapStore.Key?
 
     /// The grid of `vertices` with at most about `cells` cells; nil when the outline has no
     /// area or no cell centre inside it.
@@ -104,6 +104,12 @@ struct OutlinePosterior: Sendable {
         }
         guard !cellX.isEmpty else { return nil }
         logLikelihood = Array(repeating: 0, count: max(cellX.count, Self.radialBins))
+    }
+
+    /// Keeps `grid` the grid of `vertices` with at most about `cells` cells: built anew (nil
+    /// when the outline has none) only when the outline changed, so that its caches survive.
+    static func keep(_ grid: inout OutlinePosterior?, for vertices: [Point2D], cells: Int) {
+        if grid?.vertices != vertices { grid = OutlinePosterior(outline: vertices, cells: cells) }
     }
 
     /// The posterior mean and covariance of the horizontal position given the beacons
@@ -151,8 +157,9 @@ struct OutlinePosterior: Sendable {
         detection model: DetectionModel, beacons: [Point3D], offsetShift: Double,
         terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double
     ) -> (mean: SIMD2<Double>, covariance: PositionCovariance) {
-        let key = DetectionKey(
-            intercept: model.intercept, slope: model.logDistanceSlope, beacons: beacons, planeZ: planeZ)
+        let key = MissMapStore.Key(
+            intercept: model.intercept, slope: model.logDistanceSlope, beacons: beacons, planeZ: planeZ,
+            outline: vertices, cells: cellX.count)
         if detectionKey != key { buildMissMap(key) }
         activeMaps.removeAll(keepingCapacity: true)
         for i in active {
@@ -163,12 +170,14 @@ struct OutlinePosterior: Sendable {
         let heard = Double(active.count)
         let psi2 = model.scanSpread * model.scanSpread, c = model.offsetSlope
         let shift = c * offsetShift
+        // T = 1/τ² + Σ wᵢ, D and γ: the same in every cell.
         var weightSum = offsetPrecision
         for i in active { weightSum += weights[i] }
-        let gamma = offsetPrecision > 0 ? weightSum / (weightSum * psi2 + c * c) : 1 / psi2
+        let d = weightSum * psi2 + c * c
+        let gamma = offsetPrecision > 0 ? weightSum / d : 1 / psi2
         var best = -Double.infinity
         for cell in 0..<cells {
-            var sum2 = 0.0, sum1 = 0.0, total = offsetPrecision, logOdds = 0.0
+            var sum2 = 0.0, sum1 = 0.0, logOdds = 0.0
             for (k, i) in active.enumerated() {
                 let t = terms[i]
                 let lnd = maps[activeMaps[k] + cell]
@@ -176,14 +185,12 @@ struct OutlinePosterior: Sendable {
                 let w = weights[i]
                 sum2 += w * r * r
                 sum1 += w * r
-                total += w
                 logOdds += model.intercept + model.logDistanceSlope * lnd
             }
-            // T, D and γ are the same in every cell (so are ½ ln(D/ψ²) and ½ ln γ, left out).
+            // ½ ln(D/ψ²) and ½ ln γ, the same in every cell, are left out.
             var l = -0.5 * sum2 + logOdds
             let mean: Double
             if offsetPrecision > 0 {
-                let d = total * psi2 + c * c
                 l += 0.5 * sum1 * sum1 * psi2 / d
                 mean = (heard + c * sum1 / d) / gamma
             } else {
@@ -197,14 +204,6 @@ struct OutlinePosterior: Sendable {
         var moments = Moments()
         accumulateCells(best: best, into: &moments)
         return result(moments)
-    }
-
-    /// What the miss map was built for (it does not depend on c or ψ).
-    private struct DetectionKey: Sendable, Equatable {
-        var intercept: Double
-        var slope: Double
-        var beacons: [Point3D]
-        var planeZ: Double
     }
 
     /// The Gauss–Hermite rule over v (at most 8 nodes: ``logIntegral(cell:gamma:centre:beaconCount:)``
@@ -279,11 +278,9 @@ struct OutlinePosterior: Sendable {
     /// M(p, v) = Σ over `key`'s beacons of log(1 − σ(a + b ln d + v)) at every cell and node of
     /// v (cell-major: one cell's nodes are adjacent, as a fix reads them), from the process's
     /// ``MissMapStore`` (built there if no solver built it yet).
-    private mutating func buildMissMap(_ key: DetectionKey) {
+    private mutating func buildMissMap(_ key: MissMapStore.Key) {
         let cells = cellX.count, nodes = Self.missNodes
-        let stored = MissMapStore.Key(
-            intercept: key.intercept, slope: key.slope, beacons: key.beacons, planeZ: key.planeZ, outline: vertices)
-        missMap = MissMapStore.shared.map(for: stored) {
+        missMap = MissMapStore.shared.map(for: key) {
             var map = [Double](repeating: 0, count: nodes * cells)
             for beacon in key.beacons {
                 let b = SIMD4(beacon.x, beacon.y, beacon.z, key.planeZ)

@@ -48,9 +48,10 @@ extension TrilaterationSolver {
         case outlinePosterior = "outline-posterior"
         /// The outline posterior with evidence from every beacon of the level, heard or not:
         /// the likelihood of the scan's beacon set under ``Configuration/detection``
-        /// (P(heard | d, Δ) for the heard beacons, 1 − P for the others in
-        /// ``Configuration/detectionBeacons``), and the common offset Δ summed over a 2-dB grid
-        /// (it enters both the readings and the detection curve). Where being heard means being
+        /// (P(heard | d, Δ, u) for the heard beacons, 1 − P for the others in
+        /// ``Configuration/detectionBeacons``), the common offset Δ (which enters both the
+        /// readings and the curve) integrated out in closed form and the scan's propensity u by
+        /// adaptive Gauss–Hermite quadrature, on a grid of at most about 1,024 cells. Where being heard means being
         /// near, the beacons not heard push the position towards the heard ones; where it does
         /// not, the curve is flat and the readings decide. The weighted centroid when no model
         /// is set, or as ``outlinePosterior`` says. `indoorpos locate --fallback

@@ -490,10 +490,8 @@ public struct TrilaterationSolver: Sendable {
         for o in observations { workspace.readingWeight.append(1 / (factor * o.model.sigma * o.model.sigma)) }
         let (mean, covariance): (SIMD2<Double>, PositionCovariance)
         if let detection {
-            if workspace.detectionPosterior?.vertices != outline.vertices {
-                workspace.detectionPosterior = OutlinePosterior(
-                    outline: outline.vertices, cells: OutlinePosterior.maximumDetectionCells)
-            }
+            OutlinePosterior.keep(
+                &workspace.detectionPosterior, for: outline.vertices, cells: OutlinePosterior.maximumDetectionCells)
             guard workspace.detectionPosterior != nil else { return }
             (mean, covariance) = workspace.detectionPosterior!.estimate(
                 detection: detection, beacons: configuration.detectionBeacons,
@@ -501,9 +499,8 @@ public struct TrilaterationSolver: Sendable {
                 active: workspace.active, planeZ: subspace.origin.z,
                 offsetPrecision: workspace.offsetPriorPrecision)
         } else {
-            if workspace.outlinePosterior?.vertices != outline.vertices {
-                workspace.outlinePosterior = OutlinePosterior(outline: outline.vertices)
-            }
+            OutlinePosterior.keep(
+                &workspace.outlinePosterior, for: outline.vertices, cells: OutlinePosterior.maximumCells)
             guard workspace.outlinePosterior != nil else { return }
             (mean, covariance) = workspace.outlinePosterior!.estimate(
                 terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,

@@ -134,12 +134,10 @@ struct MonitorCommand: ParsableCommand {
             let models = try modelOptions.models(
                 plan: floorPlan, rssi: input.path, skipBadRows: skipBadRows, configuration: &configuration,
                 quiet: false)
-            if configuration.solver.fallback == .detectionPosterior {
-                // The detection curve from a first pass over the input, as locate learns it.
-                let learning = try BatchLocator(
-                    plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows
-                ).learnDetection(path: input.path)
-                learning.apply(to: &configuration.solver)
+            // The detection curve from a first pass over the input, as locate learns it.
+            if let learning = try BatchLocator(
+                plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows
+            ).learnDetectionIfAsked(path: input.path, into: &configuration.solver) {
                 FileHandle.standardError.write(Data("monitor: \(learning.summary)\n".utf8))
             }
             var replay = MonitorReplay(template: template)

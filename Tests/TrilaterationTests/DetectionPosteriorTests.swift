@@ -64,18 +64,9 @@ import Testing
                 points.append((x, y))
             }
         }
-        let best = logs.max()!
-        var mass = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0
-        for (k, l) in logs.enumerated() {
-            let w = exp(l - best)
-            mass += w
-            sx += w * points[k].0
-            sy += w * points[k].1
-            sxx += w * (points[k].0 * points[k].0 + points[k].1 * points[k].1)
-        }
-        let mean = Point2D(x: sx / mass, y: sy / mass)
+        let (mean, spread) = Scene.moments(logs: logs, points: points)
         // Each cell's own spread (h²/12 per axis) as the solver counts it.
-        return (mean, (sxx / mass - mean.x * mean.x - mean.y * mean.y + h * h / 6).squareRoot())
+        return (mean, (spread + h * h / 6).squareRoot())
     }
 
     /// The second model hears most beacons within 10 m (P 0.86 there for a typical scan): a

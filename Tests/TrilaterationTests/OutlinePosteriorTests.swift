@@ -27,7 +27,6 @@ import Testing
     /// the room (0.05 m), the common offset integrated out as in the type's formula.
     static func reference(_ observations: [BeaconObservation], tau: Double) -> (mean: Point2D, spread: Double) {
         let h = 0.05
-        var mass = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0
         var logs: [Double] = []
         var points: [(Double, Double)] = []
         for i in 0..<Int(24 / h) {
@@ -47,16 +46,7 @@ import Testing
                 points.append((x, y))
             }
         }
-        let best = logs.max()!
-        for (k, l) in logs.enumerated() {
-            let p = exp(l - best)
-            mass += p
-            sx += p * points[k].0
-            sy += p * points[k].1
-            sxx += p * (points[k].0 * points[k].0 + points[k].1 * points[k].1)
-        }
-        let mean = Point2D(x: sx / mass, y: sy / mass)
-        return (mean, sxx / mass - mean.x * mean.x - mean.y * mean.y)
+        return Scene.moments(logs: logs, points: points)
     }
 
     @Test("one to three beacons: the mean and spread agree with a fine-grid integration")

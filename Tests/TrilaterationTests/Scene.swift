@@ -56,6 +56,22 @@ enum Scene {
         Point3D(x: Double.random(in: 1...23, using: &g), y: Double.random(in: 1...15, using: &g), z: receiverHeight)
     }
 
+    /// The mean of `points` under weights e^`logs`, and their mean squared distance from it
+    /// (the trace of the covariance): a posterior's first two moments on a grid of points.
+    static func moments(logs: [Double], points: [(Double, Double)]) -> (mean: Point2D, spread: Double) {
+        let best = logs.max()!
+        var mass = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0
+        for (k, l) in logs.enumerated() {
+            let w = exp(l - best)
+            mass += w
+            sx += w * points[k].0
+            sy += w * points[k].1
+            sxx += w * (points[k].0 * points[k].0 + points[k].1 * points[k].1)
+        }
+        let mean = Point2D(x: sx / mass, y: sy / mass)
+        return (mean, sxx / mass - mean.x * mean.x - mean.y * mean.y)
+    }
+
     static func horizontalError(_ fix: Fix, _ truth: Point3D) -> Double {
         fix.position.planar.distance(to: truth.planar)
     }
