@@ -236,8 +236,8 @@ struct DeviceTrack: Sendable {
             context.statistics.epochsWithoutFix += 1
             return
         }
-        if fix.status.isDetermined, fix.degreesOfFreedom > 0, fix.chiSquare.isFinite {
-            context.statistics.fitChiSquare += fix.chiSquare
+        if fix.status.isDetermined, fix.degreesOfFreedom > 0, fix.chiSquare.isFinite, fix.chiSquare >= 0 {
+            context.statistics.addChiSquare(fix.chiSquare)
             context.statistics.fitDegreesOfFreedom += fix.degreesOfFreedom
         }
         let configuration = context.configuration
@@ -318,7 +318,7 @@ struct DeviceTrack: Sendable {
         guard context.solve(observations, level: level, offset: offset, into: &fix, reported: reported) else {
             return false
         }
-        if context.configuration.recordsDetections && fix.status.isDetermined {
+        if context.site.recordsDetections && fix.status.isDetermined {
             recordDetections(level: level, offset: offset, end: end, context: &context)
         }
         return true
@@ -329,6 +329,16 @@ struct DeviceTrack: Sendable {
     /// fix's own), in ``PositioningEngine/Statistics/detections``, keyed by a hash of the device
     /// and the epoch (`end`). Beacons set apart count as neither.
     private func recordDetections(level: Int, offset: Double, end: Double, context: inout EpochContext) {
+        // SplitMix64's finaliser over the device's hash and the epoch's end.
+        var key = DeviceNameHash.of(device) ^ (end.bitPattern &* 0x9E37_79B9_7F4A_7C15)
+        key = (key ^ (key >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        key = (key ^ (key >> 27)) &* 0x94D0_49BB_1331_11EB
+        key ^= key >> 31
+        // A scan that cannot enter the sample is only counted (nothing is built or allocated).
+        guard context.statistics.detections.keeps(key: key) else {
+            context.statistics.detections.recordPassedOver()
+            return
+        }
         let table = context.beacons
         let p = fix.position
         var logDistances: [Double] = [], heard: [Bool] = []
@@ -338,11 +348,6 @@ struct DeviceTrack: Sendable {
             logDistances.append(0.5 * log(max(squared, 1e-4)))
             heard.append(counts[slot] > 0)
         }
-        // SplitMix64's finaliser over the device's hash and the epoch's end.
-        var key = DeviceNameHash.of(device) ^ (end.bitPattern &* 0x9E37_79B9_7F4A_7C15)
-        key = (key ^ (key >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        key = (key ^ (key >> 27)) &* 0x94D0_49BB_1331_11EB
-        key ^= key >> 31
         context.statistics.detections.record(
             DetectionScans.Scan(key: key, offset: offset + fix.commonOffset, logDistances: logDistances, heard: heard))
     }

@@ -11,9 +11,16 @@ struct EngineSite: Sendable {
     /// The device-offset model every track starts from: the configuration's, or the default
     /// for a calibrated or an uncalibrated plan.
     let deviceOffset: DeviceOffsetModel
+    /// Whether the engine learns its detection curve (``PositioningEngine/Configuration/learnsDetection``).
+    let learnsDetection: Bool
+    /// Whether determined fixes record their detections (the configuration asks for them, or
+    /// the engine learns its detection curve).
+    let recordsDetections: Bool
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
+        learnsDetection = configuration.learnsDetection
+        recordsDetections = configuration.recordsDetections || learnsDetection
         var tracker = configuration.tracker
         // Fixed-lag smoothing records the steps of its window (and discards older ones).
         tracker.recordsHistory = configuration.recordsHistory || configuration.lag > 0

@@ -32,6 +32,11 @@ struct EpochContext: Sendable {
     private(set) var learner: SiteCalibrator?
     /// The input time at which the learned models are next taken into the table.
     private var nextModelUpdate = -Double.infinity
+    /// The detection curve learned from the traffic so far
+    /// (``PositioningEngine/Configuration/learnsDetection``).
+    private(set) var learnedDetection = LearnedDetection()
+    /// The determined fixes recorded at which the detection curve is fitted next.
+    private var nextDetectionFit = PositioningEngine.Configuration.detectionFitSchedule.first
     /// Where the effects of epochs on the watch and the learner go instead of being applied, in
     /// a worker of a sharded run (nil: applied at once).
     var recording: CrossDeviceEffects?
@@ -155,6 +160,44 @@ struct EpochContext: Sendable {
         statistics.learnedModelUpdates += 1
         learner.adoptEstimates()
         self.learner = learner
+    }
+
+    /// Whether the engine learns its detection curve and, with `fixes` determined fixes recorded
+    /// and `fallbacks` fallback fixes reported, a fit is due: the fixes reached the
+    /// schedule's next count (``PositioningEngine/Configuration/detectionFitSchedule``) and a
+    /// fallback has been reported (before that no report needs a curve, and traffic that
+    /// always determines its fixes never pays for one).
+    func detectionFitIsDue(fixes: Int, fallbacks: Int) -> Bool {
+        site.learnsDetection && fixes >= nextDetectionFit && fallbacks > 0
+    }
+
+    /// Fits the detection curve from `scans` (every determined fix recorded so far, in a bounded
+    /// sample) and, when the fit gives one, hands it to every floor's solver with the fixes'
+    /// variance factor `varianceFactor` (at least 1; nil: 1). A failed fit keeps the curve in use.
+    mutating func fitDetection(from scans: DetectionScans, varianceFactor: Double?) {
+        let schedule = PositioningEngine.Configuration.detectionFitSchedule
+        while nextDetectionFit <= scans.fixes { nextDetectionFit *= schedule.growth }
+        learnedDetection.fits += 1
+        switch scans.fit(from: learnedDetection.model) {
+        case .success(let model):
+            learnedDetection.model = model
+            learnedDetection.shortfall = nil
+            learnedDetection.fixes = scans.fixes
+            learnedDetection.varianceFactor = max(1, varianceFactor ?? 1)
+            adoptDetection(learnedDetection)
+        case .failure(let shortfall):
+            learnedDetection.shortfall = shortfall
+        }
+    }
+
+    /// Takes a coordinator's learned curve (a worker of a sharded run): its solvers use it from now on.
+    mutating func adoptDetection(_ learned: LearnedDetection) {
+        learnedDetection = learned
+        guard let model = learned.model else { return }
+        for k in solvers.indices {
+            solvers[k].configuration.detection = model
+            solvers[k].configuration.fallbackVarianceFactor = learned.varianceFactor
+        }
     }
 
     /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).

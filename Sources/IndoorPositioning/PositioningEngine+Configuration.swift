@@ -68,13 +68,17 @@ extension PositioningEngine {
         /// (Docs/Accuracy.md); a beacon that keeps misfitting is set apart across epochs instead
         /// (``excludesInconsistentBeacons``). The prior keeps a fix near the weighted centroid
         /// of the three nearest beacons unless the readings say otherwise (Docs/Trilateration.md).
-        /// A fix its readings cannot determine stays the weighted centroid; with `fallback` set
-        /// to a posterior (`TrilaterationSolver.Fallback.outlinePosterior`, or
-        /// `.detectionPosterior` with a `detection` curve) the engine computes it only where that
-        /// fix is reported (a device without a track, or tracking off).
+        /// A fix its readings cannot determine (fewer than four beacons) is, where it is
+        /// reported (a device without a track, or tracking off), the detection posterior
+        /// (`TrilaterationSolver.Fallback.detectionPosterior`): the beacons not heard count as
+        /// evidence under a detection curve the engine learns from its own determined fixes as
+        /// it goes (``learnsDetection``); until it has one, and on traffic that never reports a
+        /// fallback, such a fix is the weighted centroid. Elsewhere the weighted centroid
+        /// stands in (it costs nothing).
         public static let engineSolver: TrilaterationSolver.Configuration = {
             var solver = TrilaterationSolver.Configuration(rejectsOutliers: false)
             solver.centroidPriorScale = 1
+            solver.fallback = .detectionPosterior
             return solver
         }()
 
@@ -117,6 +121,22 @@ extension PositioningEngine {
         /// `TrilaterationSolver.Fallback.detectionPosterior` from (`DetectionScans.fit()`).
         /// Default false (nothing is recorded, at no cost).
         public var recordsDetections = false
+
+        /// Whether the engine learns the detection curve of its fallbacks from its own traffic as
+        /// it goes: the solver's fallback is `TrilaterationSolver.Fallback.detectionPosterior`
+        /// and no curve was given (`solver.detection` nil). The engine then records detections
+        /// (as ``recordsDetections``) and fits the curve (`DetectionScans.fit()`) each time the
+        /// determined fixes recorded reach ``detectionFitSchedule``'s next count, with the fixes'
+        /// a-posteriori variance factor for the fallbacks' readings; fallbacks before the first
+        /// curve are weighted centroids. Every fit uses only fixes made before it: causal.
+        public var learnsDetection: Bool {
+            solver.fallback == .detectionPosterior && solver.detection == nil
+        }
+
+        /// The determined-fix counts at which a detection curve learned as the input goes is
+        /// fitted: the first at 32 (``DetectionScans/minimumScans`` is 20), then at every
+        /// doubling (64, 128, …), so that n fixes cost about log₂(n / 16) fits.
+        public static let detectionFitSchedule = (first: 32, growth: 4)
 
         /// Settings with the documented defaults.
         public init(
@@ -214,8 +234,15 @@ extension PositioningEngine {
         /// every `updateInterval` of input time after the first). 0: every report used the
         /// starting models.
         public var learnedModelUpdates = 0
-        /// Σ χ² of the determined fixes that had degrees of freedom (`Fix.chiSquare`).
-        public var fitChiSquare = 0.0
+        /// Σ χ² of the determined fixes that had degrees of freedom (`Fix.chiSquare`), each
+        /// rounded to 2⁻²⁰: kept as a count of those units, so that the sum is exact and the same
+        /// in any order (a sharded run adds its workers' sums in an order that depends on the
+        /// number of threads, and the detection posterior's readings are weighed by this sum).
+        public var fitChiSquare: Double { Double(fitChiSquareUnits) / Self.chiSquareUnit }
+        /// ``fitChiSquare`` in units of 2⁻²⁰.
+        var fitChiSquareUnits: Int64 = 0
+        /// The unit of ``fitChiSquareUnits``: 2²⁰ per 1 of χ².
+        static let chiSquareUnit = 1_048_576.0
         /// Σ degrees of freedom of the same fixes (`Fix.degreesOfFreedom`).
         public var fitDegreesOfFreedom = 0
         /// Which beacons the determined fixes heard and missed (a bounded sample), when

@@ -14,8 +14,22 @@ extension PositioningEngine.Statistics {
         epochsWithoutFix += other.epochsWithoutFix
         epochsRefused += other.epochsRefused
         learnedModelUpdates += other.learnedModelUpdates
-        fitChiSquare += other.fitChiSquare
+        addChiSquareUnits(other.fitChiSquareUnits)
         fitDegreesOfFreedom += other.fitDegreesOfFreedom
         if !other.detections.isEmpty { detections.add(other.detections) }
+    }
+}
+
+extension PositioningEngine.Statistics {
+    /// Adds one determined fix's χ² (finite, non-negative) to ``fitChiSquare``, rounded to its unit.
+    mutating func addChiSquare(_ chiSquare: Double) {
+        addChiSquareUnits(Int64((min(chiSquare, 1e12) * Self.chiSquareUnit).rounded()))
+    }
+
+    /// Adds `units` (non-negative) to ``fitChiSquareUnits``, saturating at `Int64.max`: for
+    /// non-negative terms the result is min(total, max) in any order.
+    private mutating func addChiSquareUnits(_ units: Int64) {
+        let (sum, overflow) = fitChiSquareUnits.addingReportingOverflow(units)
+        fitChiSquareUnits = overflow ? .max : sum
     }
 }

@@ -61,6 +61,12 @@ public struct PositioningEngine: Sendable {
         (0..<context.beacons.count).filter { context.isSetApart($0) }.map { context.beacons[$0].beacon.identity }
     }
 
+    /// The detection curve learned from the traffic so far, when the engine learns one
+    /// (``Configuration/learnsDetection``; nil otherwise).
+    public var learnedDetection: LearnedDetection? {
+        configuration.learnsDetection ? context.learnedDetection : nil
+    }
+
     /// The online learner's estimates of every beacon's path-loss model, in plan order (nil
     /// unless ``Configuration/learning`` is on): what a site would save as its calibration.
     public var learnedModels: [LearnedPathLoss]? { context.learner?.estimates }
@@ -174,7 +180,18 @@ public struct PositioningEngine: Sendable {
         let used = devices.add(sample, to: index, context: &context, into: &ready)
         context.statistics.reports += ready.count - before
         if used { devices.heard(index, at: sample.time) }
+        fitDetectionIfDue()
         return used
+    }
+
+    /// Fits the detection curve when the determined fixes recorded make a fit due
+    /// (``Configuration/learnsDetection``); a worker of a sharded run leaves it to its coordinator.
+    private mutating func fitDetectionIfDue() {
+        guard !coordinated,
+            context.detectionFitIsDue(
+                fixes: context.statistics.detections.fixes, fallbacks: context.statistics.fallbackReports)
+        else { return }
+        context.fitDetection(from: context.statistics.detections, varianceFactor: context.statistics.varianceFactor)
     }
 
     /// Devices currently tracked (heard and not yet released), awake or asleep.
@@ -243,7 +260,10 @@ public struct PositioningEngine: Sendable {
     /// ``pull()`` and are counted), and with `forgetting` frees the tracks.
     private mutating func close(_ slots: [Int], forgetting: Bool) {
         let before = ready.count
-        for index in slots { devices.flush(index, context: &context, into: &ready) }
+        for index in slots {
+            devices.flush(index, context: &context, into: &ready)
+            fitDetectionIfDue()
+        }
         if forgetting {
             // Remove from the highest slot down so that the slots still to remove stay valid.
             for index in slots.sorted(by: >) { devices.remove(index) }
@@ -315,6 +335,7 @@ public struct PositioningEngine: Sendable {
             let before = ready.count
             finisher!.flush(context: &context, into: &ready)
             context.statistics.reports += ready.count - before
+            fitDetectionIfDue()
         }
     }
 

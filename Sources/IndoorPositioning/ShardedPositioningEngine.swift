@@ -47,6 +47,11 @@ public final class ShardedPositioningEngine {
     public static let interleavedRows = 64
     /// Devices finished per step at the end of the input (bounds the reports held at once).
     static let finishChunk = 4096
+    /// Devices in the first step at the end of the input when the engine learns its detection
+    /// curve; each step after has twice as many, up to ``finishChunk``. The curve is fitted
+    /// between steps, so that devices whose every epoch closes at the end (single scans) still
+    /// find a curve from the devices finished before them.
+    static let firstLearningFinishChunk = 64
     /// Rows a slice needs before other threads are woken for it: fewer (one phone's half epoch,
     /// a few phones') are run by the caller at once, since waking a thread, handing it the slice
     /// and waiting for it costs more than it saves (measured in Docs/Benchmarks.md).
@@ -160,6 +165,9 @@ public final class ShardedPositioningEngine {
 
     /// Beacons set apart now (see ``PositioningEngine/inconsistentBeacons``).
     public var inconsistentBeacons: [BeaconIdentity] { coordinator.inconsistentBeacons }
+
+    /// The detection curve learned so far (see ``PositioningEngine/learnedDetection``).
+    public var learnedDetection: LearnedDetection? { coordinator.learnedDetection }
 
     /// The online learner's estimates (see ``PositioningEngine/learnedModels``).
     public var learnedModels: [LearnedPathLoss]? { coordinator.learnedModels }
@@ -359,6 +367,7 @@ public final class ShardedPositioningEngine {
         let updates = coordinator.statistics.learnedModelUpdates
         if let time = slice.modelUpdate { coordinator.context.updateModels(at: time) }
         let adopted = coordinator.statistics.learnedModelUpdates != updates
+        fitDetectionIfDue()
         // The workers take the coordinator's state when it changed (read from it once). A
         // worker's engine records what its epochs would do to that state instead of doing it
         // (EpochContext.recording), so its copy changes only here.
@@ -368,6 +377,23 @@ public final class ShardedPositioningEngine {
             let beacons = adopted ? coordinator.context.beacons : nil
             for worker in workers { worker.engine.context.adoptShared(consistency: consistency, beacons: beacons) }
         }
+    }
+
+    /// Fits the detection curve when the determined fixes recorded by every worker make a fit
+    /// due, from their merged sample, and hands it to every worker: at the end of a slice, so
+    /// that the fits (and the fallbacks that use them) are the same for any number of threads.
+    private func fitDetectionIfDue() {
+        var fixes = coordinator.statistics.detections.fixes
+        var fallbacks = coordinator.statistics.fallbackReports
+        for worker in workers {
+            fixes += worker.engine.statistics.detections.fixes
+            fallbacks += worker.engine.statistics.fallbackReports
+        }
+        guard coordinator.context.detectionFitIsDue(fixes: fixes, fallbacks: fallbacks) else { return }
+        let total = statistics
+        coordinator.context.fitDetection(from: total.detections, varianceFactor: total.varianceFactor)
+        let learned = coordinator.context.learnedDetection
+        for worker in workers { worker.engine.context.adoptDetection(learned) }
     }
 
     /// Merges the workers' reports (or their bytes) by tag into ``ready`` (``readyBytes``) and
@@ -446,9 +472,10 @@ public final class ShardedPositioningEngine {
         }
         var next = Array(repeating: 0, count: workers.count)
         var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: workers.count)
+        var chunkSize = configuration.learnsDetection ? Self.firstLearningFinishChunk : Self.finishChunk
         while true {
             var steps = 0
-            while steps < Self.finishChunk,
+            while steps < chunkSize,
                 let k = firstInMerge(
                     of: workers.count, key: { next[$0] < held[$0].count ? held[$0][next[$0]].name : nil })
             {
@@ -458,6 +485,7 @@ public final class ShardedPositioningEngine {
                 steps += 1
             }
             guard steps > 0 else { break }
+            chunkSize = min(2 * chunkSize, Self.finishChunk)
             // The chunk before is done (its reports merged, its effects applied) before this
             // one starts; its reports are written while this one runs.
             complete()

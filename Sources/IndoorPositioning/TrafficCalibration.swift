@@ -173,6 +173,10 @@ public struct TrafficCalibration: Sendable {
         var calibrator = SiteCalibrator(beacons: beacons, calibration: calibration, settings: settings.calibrator)
         var configuration = configuration
         configuration.recordsHistory = true
+        // Its rounds position the traffic with weighted-centroid fallbacks: a detection curve
+        // learned in every round would cost a fit and its tables per round, and fallbacks are
+        // too uncertain to teach a model anyway; the locating after it learns the curve.
+        if configuration.learnsDetection { configuration.solver.fallback = .weightedCentroid }
         let site = Site(
             plan: plan, calibrator: calibrator, configuration: configuration, settings: settings,
             samples: PositioningEngine.inBatchOrder(samples))

@@ -36,13 +36,18 @@ public struct BatchLocator: Sendable {
     /// Threads that position devices, the reading thread among them (see
     /// `ShardedPositioningEngine`): the reports are the same for every value.
     public let jobs: Int
+    /// With an engine that learns its detection curve (`PositioningEngine.Configuration.learnsDetection`):
+    /// learn it from a first pass over the whole file before positioning it
+    /// (``learnDetection(path:)``), instead of as the input goes. Two passes, so every fallback
+    /// uses the curve of all the file's determined fixes, later ones included (not causal).
+    public let detectionFirstPass: Bool
 
     /// A locator for `plan` with `models` overriding the plan's and the engine settings
     /// `configuration`; `smooth` turns on its history recording and turns off idle release.
     public init(
         plan: FloorPlan, models: [BeaconIdentity: PathLossModel] = [:],
         configuration: PositioningEngine.Configuration = PositioningEngine.Configuration(),
-        smooth: Bool = false, skipBadRows: Bool = false, jobs: Int = 1
+        smooth: Bool = false, skipBadRows: Bool = false, jobs: Int = 1, detectionFirstPass: Bool = false
     ) {
         self.plan = plan
         self.models = models
@@ -55,6 +60,7 @@ public struct BatchLocator: Sendable {
         self.smooth = smooth
         self.skipBadRows = skipBadRows
         self.jobs = max(jobs, 1)
+        self.detectionFirstPass = detectionFirstPass
     }
 
     /// Positions the RSSI samples CSV at `path`.
@@ -164,6 +170,7 @@ public struct BatchLocator: Sendable {
             learnedModels: engine.learnedModels)
         result.motionModesForActivity = modesForActivity && engine.statistics.activityHints > 0
         result.detection = detection
+        result.learnedDetection = engine.learnedDetection
         if engine.statistics.accepted == 0 {
             throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
         }
@@ -172,15 +179,14 @@ public struct BatchLocator: Sendable {
 }
 
 extension BatchLocator {
-    /// With ``configuration``'s fallback `TrilaterationSolver.Fallback.detectionPosterior` and no
-    /// detection curve in it, ``learnDetection(path:)`` and its result applied to `solver`
+    /// With ``detectionFirstPass``, ``configuration``'s fallback
+    /// `TrilaterationSolver.Fallback.detectionPosterior` and no detection curve in it,
+    /// ``learnDetection(path:)`` and its result applied to `solver`
     /// (`BatchResult.DetectionLearning.apply(to:)`); nil (and `solver` unchanged) otherwise.
     public func learnDetectionIfAsked(
         path: String, into solver: inout TrilaterationSolver.Configuration
     ) throws -> BatchResult.DetectionLearning? {
-        guard configuration.solver.fallback == .detectionPosterior, configuration.solver.detection == nil else {
-            return nil
-        }
+        guard detectionFirstPass, configuration.learnsDetection else { return nil }
         let learning = try learnDetection(path: path)
         learning.apply(to: &solver)
         return learning

@@ -21,6 +21,9 @@ public struct BatchResult: Sendable {
     /// configuration: what the first pass over the file counted and the model fitted from it
     /// (or why none was, and the fallbacks stayed weighted centroids).
     public var detection: DetectionLearning?
+    /// The detection curve the engine learned as the input went
+    /// (`PositioningEngine.Configuration.learnsDetection`, without a first pass; nil otherwise).
+    public var learnedDetection: LearnedDetection?
 
     /// The detection curve learned by a first pass (see ``BatchResult/detection``).
     public struct DetectionLearning: Sendable {
@@ -45,16 +48,25 @@ public struct BatchResult: Sendable {
         public var summary: String {
             switch model {
             case .success(let m):
-                let at = [1.0, 3, 10].map { String(format: "%.2f", m.probability(distance: $0)) }
                 let sampled = min(scans.fixes, DetectionScans.capacity)
-                return String(
-                    format:
-                        "detection curve from %d of %d determined fixes: P(heard) %@, %@, %@ at 1, 3, 10 m for a typical scan; %+.3f per dB of offset and %.2f between scans (log-odds); the fallbacks' readings taken with %.1f× their variance",
-                    sampled, scans.fixes, at[0], at[1], at[2], m.offsetSlope, m.scanSpread, varianceFactor)
+                return "detection curve from \(sampled) of \(scans.fixes) determined fixes: "
+                    + BatchResult.describe(m, varianceFactor: varianceFactor)
             case .failure(let shortfall):
                 return "no detection curve (\(shortfall)): fallbacks are weighted centroids"
             }
         }
+    }
+
+    /// One line for people on ``learnedDetection`` (`LearnedDetection.summary(statistics:)`).
+    public var learnedDetectionSummary: String? { learnedDetection?.summary(statistics: statistics) }
+
+    /// The curve `m` at 1, 3 and 10 m, its offset slope and spread, and the fallbacks' variance factor.
+    static func describe(_ m: DetectionModel, varianceFactor: Double) -> String {
+        let at = [1.0, 3, 10].map { String(format: "%.2f", m.probability(distance: $0)) }
+        return String(
+            format:
+                "P(heard) %@, %@, %@ at 1, 3, 10 m for a typical scan; %+.3f per dB of offset and %.2f between scans (log-odds); the fallbacks' readings taken with %.1f× their variance",
+            at[0], at[1], at[2], m.offsetSlope, m.scanSpread, varianceFactor)
     }
 
     /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".
@@ -101,5 +113,24 @@ public struct BatchResult: Sendable {
     public var readAndSkipped: String {
         let read = "\(counts.read) samples read"
         return skipped.isEmpty ? read + ", none skipped" : read + "; skipped " + skipped.joined(separator: ", ")
+    }
+}
+
+extension LearnedDetection {
+    /// One line for people on the curve an engine with these `statistics` learned as its input
+    /// went: at 1, 3 and 10 m, with the fits it took, or why there is none; nil when there is
+    /// none and no fallback was reported (no report needed one).
+    public func summary(statistics: PositioningEngine.Statistics) -> String? {
+        guard let m = model else {
+            guard statistics.fallbackReports > 0 || fits > 0 else { return nil }
+            let first = PositioningEngine.Configuration.detectionFitSchedule.first
+            let why =
+                shortfall.map(String.init(describing:))
+                ?? "\(statistics.detections.fixes) determined fix(es), at least \(first) are needed"
+            return "no detection curve (\(why)): fallbacks are weighted centroids"
+        }
+        let sampled = min(fixes, DetectionScans.capacity)
+        return "detection curve learned as the input went (\(fits) fit(s), the last from \(sampled) of "
+            + "\(fixes) determined fixes): " + BatchResult.describe(m, varianceFactor: varianceFactor)
     }
 }

@@ -49,6 +49,10 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     private var pending: [Scan] = []
     /// Determined fixes recorded.
     public private(set) var fixes = 0
+    /// The largest key a scan recorded from now on can have and still enter the sample: the
+    /// ``capacity``-th smallest key recorded so far (nil until that many were kept). A scan
+    /// above it can only be counted.
+    private var cutoff: UInt64?
 
     /// Nothing recorded.
     public init() {}
@@ -67,13 +71,27 @@ public struct DetectionScans: Sendable, Hashable, Codable {
             scan.logDistances.allSatisfy(\.isFinite)
         else { return }
         fixes += 1
+        guard keeps(key: scan.key) else { return }
         pending.append(scan)
         if pending.count >= 2 * Self.capacity { prune() }
     }
 
+    /// Whether a scan with `key` could still enter the sample. When not, a recorder can skip
+    /// building the scan and call ``recordPassedOver()`` instead of ``record(_:)``: the sample
+    /// is the same.
+    public func keeps(key: UInt64) -> Bool {
+        guard let cutoff else { return true }
+        return key <= cutoff
+    }
+
+    /// Counts a determined fix whose scan could not enter the sample (``keeps(key:)`` false).
+    public mutating func recordPassedOver() { fixes += 1 }
+
     /// Adds what `other` recorded.
     public mutating func add(_ other: DetectionScans) {
         fixes += other.fixes
+        // The sample of the union lies below both cutoffs (each has `capacity` keys under its own).
+        if let theirs = other.cutoff { cutoff = min(cutoff ?? theirs, theirs) }
         pending += other.pending
         if pending.count >= 2 * Self.capacity { prune() }
     }
@@ -81,6 +99,7 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     private mutating func prune() {
         pending.sort(by: Scan.precedes)
         pending.removeLast(pending.count - Self.capacity)
+        cutoff = pending.last?.key
     }
 
     // MARK: The fit
@@ -131,7 +150,11 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     /// constrained maximum lies on that boundary and the fit is made again with the coefficient
     /// held at 0. Scans are summed in key order, so equal samples give the same model bit for
     /// bit.
-    public func fit() -> Result<DetectionModel, Shortfall> {
+    ///
+    /// - Parameter previous: a model fitted before from a sample like this one (a curve being
+    ///   refined as traffic comes in): Newton's method starts from it instead of from the
+    ///   sample's hearing rate, which saves most of its iterations; the maximum is the same.
+    public func fit(from previous: DetectionModel? = nil) -> Result<DetectionModel, Shortfall> {
         guard fixes >= Self.minimumScans else { return .failure(.tooFewFixes(fixes)) }
         let scans = sample
         var heard = 0, total = 0
@@ -144,6 +167,11 @@ public struct DetectionScans: Sendable, Hashable, Codable {
         let rate = Double(heard) / Double(total)
         var free: [Bool] = [true, true, true, true]
         var start = [Foundation.log(rate / (1 - rate)), 0, 0, Foundation.log(0.5)]
+        if let previous, previous.isFinite {
+            start = [
+                previous.intercept, previous.logDistanceSlope, previous.offsetSlope, Foundation.log(previous.scanSpread)
+            ]
+        }
         for _ in 0..<3 {
             guard let theta = DetectionFit(scans: scans, free: free).maximise(from: start) else {
                 return .failure(.noConvergence)

@@ -209,9 +209,9 @@ extension TrilaterationSolver {
             if let detection, !detection.isFinite {
                 throw .invalidConfiguration(detail: "detection: every coefficient must be finite, got \(detection)")
             }
-            // Checked only where they are used (a solve validates its configuration, and a
-            // floor's beacons would cost every solve a pass over them).
-            if fallback == .detectionPosterior {
+            // Checked only where they are used, with a curve to use them with (a solve validates
+            // its configuration, and a floor's beacons would cost every solve a pass over them).
+            if fallback == .detectionPosterior && detection != nil {
                 for beacon in detectionBeacons where !(beacon.x.isFinite && beacon.y.isFinite && beacon.z.isFinite) {
                     throw .invalidConfiguration(
                         detail: "detectionBeacons: every coordinate must be finite, got \(beacon)")

@@ -30,9 +30,16 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, outline-posterior (the posterior mean over the floor outline), or detection-posterior (the same with the beacons not heard as evidence, under a detection curve learned from the input's own determined fixes in a first pass; see Docs/Trilateration.md)."
+            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, outline-posterior (the posterior mean over the floor outline), or detection-posterior (the default: the same with the beacons not heard as evidence, under a detection curve learned from the input's own determined fixes as the input goes; a weighted centroid until there is one; see Docs/Trilateration.md)."
     )
-    var fallback: TrilaterationSolver.Fallback = .weightedCentroid
+    var fallback: TrilaterationSolver.Fallback = .detectionPosterior
+
+    @Flag(
+        name: .long,
+        help:
+            "With --fallback detection-posterior: learn the detection curve from a first pass over the whole input, then position it (two passes; not causal)."
+    )
+    var detectionFirstPass = false
 
     @Flag(name: .long, help: "Do not keep positions inside the floor outline.")
     var noOutline = false
@@ -81,6 +88,10 @@ struct EngineOptions: ParsableArguments {
         }
         if motionModes && tracker == .none {
             throw ValidationError("--motion-modes are modes of the tracker; they need --tracker kalman")
+        }
+        if detectionFirstPass && fallback != .detectionPosterior {
+            throw ValidationError(
+                "--detection-first-pass learns the curve of --fallback detection-posterior; it needs that fallback")
         }
         if deviceOffset != nil && deviceOffsetSigma != nil {
             throw ValidationError(

@@ -114,7 +114,7 @@ struct LocateCommand: ParsableCommand {
             let progress = Progress(enabled: !quiet, path: input.path)
             let locator = BatchLocator(
                 plan: floorPlan, models: models, configuration: configuration, smooth: smooth,
-                skipBadRows: skipBadRows, jobs: jobs)
+                skipBadRows: skipBadRows, jobs: jobs, detectionFirstPass: engine.detectionFirstPass)
             let result = try locator.run(
                 path: input.path,
                 hasDevices: { hasDevices in

@@ -136,7 +136,8 @@ struct MonitorCommand: ParsableCommand {
                 quiet: false)
             // The detection curve from a first pass over the input, as locate learns it.
             if let learning = try BatchLocator(
-                plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows
+                plan: floorPlan, models: models, configuration: configuration, skipBadRows: skipBadRows,
+                detectionFirstPass: engine.detectionFirstPass
             ).learnDetectionIfAsked(path: input.path, into: &configuration.solver) {
                 FileHandle.standardError.write(Data("monitor: \(learning.summary)\n".utf8))
             }
@@ -198,6 +199,9 @@ struct MonitorCommand: ParsableCommand {
                         + (modesForActivity && engine.statistics.activityHints > 0
                             ? "; \(engine.statistics.activityHints) samples carried the phone's activity, which turned on the tracker's motion modes"
                             : "") + "\n").utf8))
+            if let learned = engine.learnedDetection?.summary(statistics: engine.statistics) {
+                FileHandle.standardError.write(Data("monitor: \(learned)\n".utf8))
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ struct Summary {
             result.skipped.isEmpty ? "; none skipped\n" : "; skipped " + result.skipped.joined(separator: ", ") + "\n"
         if let note = result.activityNote { text += "locate: \(note)\n" }
         if let detection = result.detection { text += "locate: \(detection.summary)\n" }
+        if let learned = result.learnedDetectionSummary { text += "locate: \(learned)\n" }
         if let factor = statistics.varianceFactor {
             text +=
                 "locate: the fixes' residuals scatter \(String(format: "%.1f", factor))× the variance the models expect (χ²/dof over \(statistics.fitDegreesOfFreedom) degrees of freedom)\n"

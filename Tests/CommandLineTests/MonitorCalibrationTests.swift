@@ -61,7 +61,7 @@ struct MonitorCalibrationTests {
     }
 
     @Test(
-        "monitor --fallback detection-posterior learns the curve as locate does: locate's positions, the scan's moved")
+        "monitor --detection-first-pass learns the curve as locate does: locate's positions, the scan's moved")
     func detectionPosteriorAsLocate() throws {
         let folder = try ScratchFolder("monitor-detection")
         // The sample with a one-beacon scan of its own device: a reported fallback.
@@ -71,7 +71,7 @@ struct MonitorCalibrationTests {
         let input = try folder.file(
             "scans.csv", ([String(lines[0]), scan] + lines.dropFirst().map(String.init)).joined(separator: "\n") + "\n")
         func rows(_ text: String) -> [Substring] { text.split(separator: "\n").dropFirst().sorted() }
-        let option = ["--fallback", "detection-posterior"]
+        let option = ["--detection-first-pass"]
         let positions = folder.path("positions.csv")
         let monitored = try Tool.run(
             ["monitor", "--plan", MonitorCommandTests.plan, "--regions", MonitorCommandTests.regions, "--rssi", input]
@@ -79,7 +79,11 @@ struct MonitorCalibrationTests {
         #expect(monitored.status == 0, "\(monitored.stderr)")
         #expect(monitored.stderr.contains("monitor: detection curve from"), "\(monitored.stderr)")
         let located = try Tool.run(["locate", "--plan", MonitorCommandTests.plan, "--rssi", input, "--quiet"] + option)
-        let centroid = try Tool.run(["locate", "--plan", MonitorCommandTests.plan, "--rssi", input, "--quiet"])
+        let centroid = try Tool.run(
+            [
+                "locate", "--plan", MonitorCommandTests.plan, "--rssi", input, "--quiet", "--fallback",
+                "weighted-centroid"
+            ])
         let written = try String(contentsOfFile: positions, encoding: .utf8)
         #expect(rows(written) == rows(located.stdout))
         let scanRows = { (text: String) in rows(text).filter { $0.contains("scan-a") } }

@@ -21,8 +21,9 @@ struct EngineFallbackTests {
         let site = try SimulatedSite(seed: 3, configuration: SimulatedSite.walk(duration: 10))
         let beacons = site.plan.floors[0].beacons
         let samples = Self.scans(site, heard: beacons.indices.map { [$0] }, rssi: -80)
-        let centroid = try PositioningEngine.locate(samples, plan: site.plan)
         var configuration = PositioningEngine.Configuration()
+        configuration.solver.fallback = .weightedCentroid
+        let centroid = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
         configuration.solver.fallback = .outlinePosterior
         let posterior = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
         #expect(centroid.count == beacons.count && posterior.count == beacons.count)
@@ -57,8 +58,11 @@ struct EngineFallbackTests {
         let heardCounts = detections.sample.map { $0.heard.filter { $0 }.count }
         #expect(detections.sample.allSatisfy { $0.heard.count == beacons.count })
         #expect(heardCounts.allSatisfy { $0 < beacons.count && $0 >= 4 })
-        // Off by default: nothing recorded.
-        let plain = try PositioningEngine(plan: site.plan)
+        // Off without it (and with a fallback that learns no curve): nothing recorded.
+        var plain = try PositioningEngine(
+            plan: site.plan, configuration: EngineDetectionLearningTests.configuration(.weightedCentroid))
+        for sample in PositioningEngine.inBatchOrder(samples) { plain.push(sample) }
+        #expect(plain.finish().count == reports.count)
         #expect(plain.statistics.detections.isEmpty)
     }
 
@@ -88,8 +92,9 @@ struct EngineFallbackTests {
         let site = try SimulatedSite(seed: 4, configuration: SimulatedSite.walk(duration: 40))
         // Drop all but two beacons for the first two seconds: the first reports are fallbacks.
         let samples = site.samples.filter { $0.timestamp >= 2 || $0.identity.minor <= 2 }
-        let plain = try PositioningEngine.locate(samples, plan: site.plan)
         var configuration = PositioningEngine.Configuration()
+        configuration.solver.fallback = .weightedCentroid
+        let plain = try PositioningEngine.locate(samples, plan: site.plan, configuration: configuration)
         configuration.solver.fallback = fallback
         configuration.solver.detection = DetectionModel(
             intercept: 3, logDistanceSlope: -1.5, offsetSlope: 0.1, scanSpread: 0.5)
