@@ -334,22 +334,20 @@ struct DeviceTrack: Sendable {
         key = (key ^ (key >> 30)) &* 0xBF58_476D_1CE4_E5B9
         key = (key ^ (key >> 27)) &* 0x94D0_49BB_1331_11EB
         key ^= key >> 31
-        // A scan that cannot enter the sample is only counted (nothing is built or allocated).
-        guard context.statistics.detections.keeps(key: key) else {
-            context.statistics.detections.recordPassedOver()
-            return
-        }
+        // Built straight into the sample's storage (a scan that cannot enter it is only counted).
         let table = context.beacons
         let p = fix.position
-        var logDistances: [Double] = [], heard: [Bool] = []
-        for slot in 0..<table.count where table[slot].beacon.level == level && !context.isSetApart(slot) {
+        let counts = self.counts
+        let offset = offset + fix.commonOffset
+        // Read before the recording's write to `context` (see EpochContext.isSetApart).
+        let excludes = context.site.configuration.excludesInconsistentBeacons
+        let excluded = context.consistency.excluded
+        context.statistics.detections.record(key: key, offset: offset, beacons: table.count) { slot in
+            guard table[slot].beacon.level == level && !(excludes && excluded[slot]) else { return nil }
             let b = table[slot].beacon.position
             let squared = (b.x - p.x) * (b.x - p.x) + (b.y - p.y) * (b.y - p.y) + (b.z - p.z) * (b.z - p.z)
-            logDistances.append(0.5 * log(max(squared, 1e-4)))
-            heard.append(counts[slot] > 0)
+            return (0.5 * log(max(squared, 1e-4)), counts[slot] > 0)
         }
-        context.statistics.detections.record(
-            DetectionScans.Scan(key: key, offset: offset + fix.commonOffset, logDistances: logDistances, heard: heard))
     }
 
     /// The track's lifecycle for one epoch ending at `end`: a new floor retires the track (it

@@ -134,8 +134,9 @@ extension PositioningEngine {
         }
 
         /// The determined-fix counts at which a detection curve learned as the input goes is
-        /// fitted: the first at 32 (``DetectionScans/minimumScans`` is 20), then at every
-        /// doubling (64, 128, …), so that n fixes cost about log₂(n / 16) fits.
+        /// fitted: the first at 32 (`DetectionScans.minimumScans` is 20), then at every fourfold
+        /// (128, 512, 2,048, …), so that n fixes cost about log₄(n / 8) fits, and the last fit
+        /// used at least a quarter of the fixes made before it.
         public static let detectionFitSchedule = (first: 32, growth: 4)
 
         /// Settings with the documented defaults.

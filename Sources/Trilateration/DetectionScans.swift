@@ -30,23 +30,19 @@ public struct DetectionScans: Sendable, Hashable, Codable {
             self.logDistances = logDistances
             self.heard = heard
         }
-
-        /// The sample's order: by key, then by content (so that equal keys still sort alike).
-        static func precedes(_ a: Scan, _ b: Scan) -> Bool {
-            if a.key != b.key { return a.key < b.key }
-            if a.offset != b.offset { return a.offset < b.offset }
-            if a.heard.count != b.heard.count { return a.heard.count < b.heard.count }
-            for k in a.heard.indices where a.logDistances[k] != b.logDistances[k] || a.heard[k] != b.heard[k] {
-                return a.logDistances[k] != b.logDistances[k] ? a.logDistances[k] < b.logDistances[k] : !a.heard[k]
-            }
-            return false
-        }
     }
 
     /// Scans kept (the sample's size).
     public static let capacity = 2048
-    /// Scans recorded and not yet pruned to the sample (at most 2 × ``capacity``).
-    private var pending: [Scan] = []
+    /// The scans recorded and not yet pruned to the sample (at most 2 × ``capacity``), stored
+    /// flat so that recording one allocates nothing: scan i has key `keys[i]`, offset
+    /// `offsets[i]` and the beacons `ends[i − 1] ..< ends[i]` (from 0 for the first) of
+    /// `logDistances` and `heard`.
+    private var keys: [UInt64] = []
+    private var offsets: [Double] = []
+    private var ends: [Int] = []
+    private var logDistances: [Double] = []
+    private var heard: [Bool] = []
     /// Determined fixes recorded.
     public private(set) var fixes = 0
     /// The largest key a scan recorded from now on can have and still enter the sample: the
@@ -60,20 +56,53 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     /// Whether nothing was recorded.
     public var isEmpty: Bool { fixes == 0 }
 
-    /// The sample: the ``capacity`` scans of smallest key, in key order.
+    /// The sample: the ``capacity`` scans of smallest key, in key order (ties by content).
     public var sample: [Scan] {
-        Array(pending.sorted(by: Scan.precedes).prefix(Self.capacity))
+        sampleOrder().prefix(Self.capacity).map { i in
+            let beacons = beaconRange(of: i)
+            return Scan(
+                key: keys[i], offset: offsets[i], logDistances: Array(logDistances[beacons]),
+                heard: Array(heard[beacons]))
+        }
     }
 
     /// Records one determined fix's scan (non-finite values are left out).
     public mutating func record(_ scan: Scan) {
-        guard scan.offset.isFinite, scan.logDistances.count == scan.heard.count,
-            scan.logDistances.allSatisfy(\.isFinite)
-        else { return }
+        guard scan.logDistances.count == scan.heard.count, scan.logDistances.allSatisfy(\.isFinite) else { return }
+        record(key: scan.key, offset: scan.offset, beacons: scan.heard.count) {
+            (scan.logDistances[$0], scan.heard[$0])
+        }
+    }
+
+    /// Records one determined fix's scan without building it: its key, its offset Δ (dB) and,
+    /// for each k in 0..<`beacons`, `beacon(k)`: ln d to that beacon of the fix's level and
+    /// whether it was heard, or nil to leave beacon k out. A scan with a non-finite value is
+    /// left out (not counted); one that cannot enter the sample (``keeps(key:)``) is counted
+    /// without calling `beacon`.
+    public mutating func record(
+        key: UInt64, offset: Double, beacons: Int, _ beacon: (Int) -> (logDistance: Double, heard: Bool)?
+    ) {
+        guard offset.isFinite else { return }
+        guard keeps(key: key) else {
+            fixes += 1
+            return
+        }
+        let start = logDistances.count
+        for k in 0..<beacons {
+            guard let b = beacon(k) else { continue }
+            guard b.logDistance.isFinite else {
+                logDistances.removeSubrange(start...)
+                heard.removeSubrange(start...)
+                return
+            }
+            logDistances.append(b.logDistance)
+            heard.append(b.heard)
+        }
         fixes += 1
-        guard keeps(key: scan.key) else { return }
-        pending.append(scan)
-        if pending.count >= 2 * Self.capacity { prune() }
+        keys.append(key)
+        offsets.append(offset)
+        ends.append(logDistances.count)
+        if keys.count >= 2 * Self.capacity { prune() }
     }
 
     /// Whether a scan with `key` could still enter the sample. When not, a recorder can skip
@@ -92,14 +121,52 @@ public struct DetectionScans: Sendable, Hashable, Codable {
         fixes += other.fixes
         // The sample of the union lies below both cutoffs (each has `capacity` keys under its own).
         if let theirs = other.cutoff { cutoff = min(cutoff ?? theirs, theirs) }
-        pending += other.pending
-        if pending.count >= 2 * Self.capacity { prune() }
+        let base = logDistances.count
+        keys += other.keys
+        offsets += other.offsets
+        ends += other.ends.lazy.map { $0 + base }
+        logDistances += other.logDistances
+        heard += other.heard
+        if keys.count >= 2 * Self.capacity { prune() }
     }
 
+    /// The beacons of scan `i` in the flat arrays.
+    private func beaconRange(of i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1])..<ends[i] }
+
+    /// The scans' indices in the sample's order: by key, then by content (so that equal keys
+    /// still sort alike): offset, beacon count, then each beacon's ln d and heard (missed first).
+    private func sampleOrder() -> [Int] {
+        keys.indices.sorted { a, b in
+            if keys[a] != keys[b] { return keys[a] < keys[b] }
+            if offsets[a] != offsets[b] { return offsets[a] < offsets[b] }
+            let ra = beaconRange(of: a), rb = beaconRange(of: b)
+            if ra.count != rb.count { return ra.count < rb.count }
+            for (i, j) in zip(ra, rb) where logDistances[i] != logDistances[j] || heard[i] != heard[j] {
+                return logDistances[i] != logDistances[j] ? logDistances[i] < logDistances[j] : !heard[i]
+            }
+            return false
+        }
+    }
+
+    /// Keeps the ``capacity`` first scans in the sample's order, in that order, in the same
+    /// storage (its capacity kept, so that refilling it allocates nothing).
     private mutating func prune() {
-        pending.sort(by: Scan.precedes)
-        pending.removeLast(pending.count - Self.capacity)
-        cutoff = pending.last?.key
+        let kept = Array(sampleOrder().prefix(Self.capacity))
+        let old = (keys, offsets, ends, logDistances, heard)
+        keys.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        logDistances.removeAll(keepingCapacity: true)
+        heard.removeAll(keepingCapacity: true)
+        for i in kept {
+            let beacons = (i == 0 ? 0 : old.2[i - 1])..<old.2[i]
+            keys.append(old.0[i])
+            offsets.append(old.1[i])
+            logDistances += old.3[beacons]
+            heard += old.4[beacons]
+            ends.append(logDistances.count)
+        }
+        cutoff = keys.last
     }
 
     // MARK: The fit

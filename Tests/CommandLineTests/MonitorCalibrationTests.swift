@@ -91,6 +91,39 @@ struct MonitorCalibrationTests {
         #expect(scanRows(written) != scanRows(centroid.stdout))
     }
 
+    @Test("monitor learns the detection curve as its input goes, says so, and its scans' positions move")
+    func detectionLearnedAsItGoes() throws {
+        let folder = try ScratchFolder("monitor-detection-online")
+        // 600 single scans of one to six of the sample's twelve beacons.
+        var lines = ["timestamp,device,uuid,major,minor,rssi"]
+        for scan in 0..<600 {
+            for k in 0..<(1 + scan % 6) {
+                let minor = 1 + (scan * 5 + k * 7) % 12
+                lines.append(
+                    "0.500,scan\(scan),B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,\(minor),\(-60 - (scan * 13 + k * 5) % 35)"
+                )
+            }
+        }
+        let input = try folder.file("scans.csv", lines.joined(separator: "\n") + "\n")
+        var written: [String] = []
+        for extra in [[], ["--fallback", "weighted-centroid"]] {
+            let positions = folder.path("positions\(extra.count).csv")
+            let monitored = try Tool.run(
+                [
+                    "monitor", "--plan", MonitorCommandTests.plan, "--regions", MonitorCommandTests.regions, "--rssi",
+                    input
+                ]
+                    + extra + ["--positions", positions])
+            #expect(monitored.status == 0, "\(monitored.stderr)")
+            #expect(
+                monitored.stderr.contains("monitor: detection curve learned as the input went") == extra.isEmpty,
+                "\(monitored.stderr)")
+            written.append(try String(contentsOfFile: positions, encoding: .utf8))
+        }
+        #expect(written[0].split(separator: "\n").count == 601)
+        #expect(written[0] != written[1])
+    }
+
     @Test("monitor --positions writes the positions behind its events: locate's, with and without a calibration")
     func positionsAsLocate() throws {
         let folder = try ScratchFolder("monitor-positions")
