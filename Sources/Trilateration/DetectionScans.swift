@@ -105,16 +105,11 @@ public struct DetectionScans: Sendable, Hashable, Codable {
         if keys.count >= 2 * Self.capacity { prune() }
     }
 
-    /// Whether a scan with `key` could still enter the sample. When not, a recorder can skip
-    /// building the scan and call ``recordPassedOver()`` instead of ``record(_:)``: the sample
-    /// is the same.
+    /// Whether a scan with `key` could still enter the sample (one that cannot is only counted).
     public func keeps(key: UInt64) -> Bool {
         guard let cutoff else { return true }
         return key <= cutoff
     }
-
-    /// Counts a determined fix whose scan could not enter the sample (``keeps(key:)`` false).
-    public mutating func recordPassedOver() { fixes += 1 }
 
     /// Adds what `other` recorded.
     public mutating func add(_ other: DetectionScans) {

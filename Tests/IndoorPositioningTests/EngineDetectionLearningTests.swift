@@ -117,6 +117,11 @@ struct EngineDetectionLearningTests {
             curves.append(engine.learnedDetection)
         }
         #expect(curves[0]?.model != nil)
+        // The workers use the curve: their fallbacks are not the centroids.
+        let centroid = try PositioningEngine.locate(
+            samples, plan: site.plan, configuration: Self.configuration(.weightedCentroid))
+        #expect(outputs[0].count == centroid.count)
+        #expect(Set(outputs[0].map(\.position)) != Set(centroid.map(\.position)))
         #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0])
         #expect(curves[1] == curves[0] && curves[2] == curves[0])
     }

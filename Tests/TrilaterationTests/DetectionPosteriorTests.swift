@@ -305,17 +305,22 @@ import Testing
         let list = Self.scanList(from: model, count: 20000, beacons: 4, seed: 11)
         var whole = DetectionScans()
         for scan in list { whole.record(scan) }
-        // A recorder that asks first, as the engine does, in two halves merged.
+        // Recorded as the engine records (without building a scan), in two halves merged; a
+        // scan's beacons are read only when it can enter its half's sample.
         var built = 0, builtLast = 0
         var halves = [DetectionScans(), DetectionScans()]
         for (k, scan) in list.enumerated() {
-            if halves[k % 2].keeps(key: scan.key) {
+            var read = false
+            let keeps = halves[k % 2].keeps(key: scan.key)
+            halves[k % 2].record(key: scan.key, offset: scan.offset, beacons: scan.heard.count) {
+                read = true
+                return (scan.logDistances[$0], scan.heard[$0])
+            }
+            if read {
                 built += 1
                 if k >= 15000 { builtLast += 1 }
-                halves[k % 2].record(scan)
-            } else {
-                halves[k % 2].recordPassedOver()
             }
+            #expect(read == keeps)
         }
         halves[0].add(halves[1])
         #expect(halves[0].fixes == 20000)
