@@ -277,12 +277,18 @@ import Testing
         #expect(throws: DetectionScans.Shortfall.tooFewFixes(10)) { try few.fit().get() }
     }
 
-    @Test("the sample is bounded and the same in any order or split: the same model bit for bit")
-    func sampleIndependentOfOrder() throws {
+    /// `count` scans of four beacons from one model, and all of them recorded in order.
+    static func recorded(count: Int, seed: UInt64) -> ([DetectionScans.Scan], DetectionScans) {
         let model = DetectionModel(intercept: 1.5, logDistanceSlope: -1, offsetSlope: 0.05, scanSpread: 0.6)
-        let list = Self.scanList(from: model, count: 9000, beacons: 4, seed: 9)
+        let list = scanList(from: model, count: count, beacons: 4, seed: seed)
         var whole = DetectionScans()
         for scan in list { whole.record(scan) }
+        return (list, whole)
+    }
+
+    @Test("the sample is bounded and the same in any order or split: the same model bit for bit")
+    func sampleIndependentOfOrder() throws {
+        let (list, whole) = Self.recorded(count: 9000, seed: 9)
         #expect(whole.fixes == 9000)
         #expect(whole.sample.count == DetectionScans.capacity)
         // The same scans in another order, and split between two recorders (one of which prunes).
@@ -301,10 +307,7 @@ import Testing
 
     @Test("a scan the sample cannot keep is only counted: the same sample, far fewer scans built")
     func passedOverScans() throws {
-        let model = DetectionModel(intercept: 1.5, logDistanceSlope: -1, offsetSlope: 0.05, scanSpread: 0.6)
-        let list = Self.scanList(from: model, count: 20000, beacons: 4, seed: 11)
-        var whole = DetectionScans()
-        for scan in list { whole.record(scan) }
+        let (list, whole) = Self.recorded(count: 20000, seed: 11)
         // Recorded as the engine records (without building a scan), in two halves merged; a
         // scan's beacons are read only when it can enter its half's sample.
         var built = 0, builtLast = 0
