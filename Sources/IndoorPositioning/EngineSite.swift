@@ -11,7 +11,9 @@ struct EngineSite: Sendable {
     /// The device-offset model every track starts from: the configuration's, or the default
     /// for a calibrated or an uncalibrated plan.
     let deviceOffset: DeviceOffsetModel
-    /// Whether the engine learns its detection curve (``PositioningEngine/Configuration/learnsDetection``).
+    /// Whether the engine learns its detection curve (``PositioningEngine/Configuration/learnsDetection``
+    /// and a floor with an outline to put the posterior on: without one every fallback is a
+    /// weighted centroid, and learning would only cost).
     let learnsDetection: Bool
     /// Whether determined fixes record their detections (the configuration asks for them, or
     /// the engine learns its detection curve).
@@ -19,8 +21,6 @@ struct EngineSite: Sendable {
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
-        learnsDetection = configuration.learnsDetection
-        recordsDetections = configuration.recordsDetections || learnsDetection
         var tracker = configuration.tracker
         // Fixed-lag smoothing records the steps of its window (and discards older ones).
         tracker.recordsHistory = configuration.recordsHistory || configuration.lag > 0
@@ -38,5 +38,7 @@ struct EngineSite: Sendable {
         geometry = FloorGeometry(
             floors: beacons.floors, receiverHeight: receiverHeight, solver: solver,
             tracker: tracker, constrainToOutline: configuration.constrainToOutline)
+        learnsDetection = configuration.learnsDetection && geometry.floors.values.contains { $0.solver.outline != nil }
+        recordsDetections = configuration.recordsDetections || learnsDetection
     }
 }

@@ -128,7 +128,9 @@ extension PositioningEngine {
         /// (as ``recordsDetections``) and fits the curve (`DetectionScans.fit()`) each time the
         /// determined fixes recorded reach ``detectionFitSchedule``'s next count, with the fixes'
         /// a-posteriori variance factor for the fallbacks' readings; fallbacks before the first
-        /// curve are weighted centroids. Every fit uses only fixes made before it: causal.
+        /// curve are weighted centroids. Every fit uses only fixes made before it: causal. (An
+        /// engine whose floors have no outline to keep positions in, or with
+        /// ``constrainToOutline`` off, has no posterior to use a curve in, and learns none.)
         public var learnsDetection: Bool {
             solver.fallback == .detectionPosterior && solver.detection == nil
         }

@@ -62,9 +62,10 @@ public struct PositioningEngine: Sendable {
     }
 
     /// The detection curve learned from the traffic so far, when the engine learns one
-    /// (``Configuration/learnsDetection``; nil otherwise).
+    /// (``Configuration/learnsDetection``, on a plan with a floor outline and with
+    /// ``Configuration/constrainToOutline``; nil otherwise).
     public var learnedDetection: LearnedDetection? {
-        configuration.learnsDetection ? context.learnedDetection : nil
+        context.site.learnsDetection ? context.learnedDetection : nil
     }
 
     /// The online learner's estimates of every beacon's path-loss model, in plan order (nil

@@ -472,7 +472,7 @@ public final class ShardedPositioningEngine {
         }
         var next = Array(repeating: 0, count: workers.count)
         var chunk = Array(repeating: [(tag: Int, device: DeviceTable.Held)](), count: workers.count)
-        var chunkSize = configuration.learnsDetection ? Self.firstLearningFinishChunk : Self.finishChunk
+        var chunkSize = coordinator.context.site.learnsDetection ? Self.firstLearningFinishChunk : Self.finishChunk
         while true {
             var steps = 0
             while steps < chunkSize,

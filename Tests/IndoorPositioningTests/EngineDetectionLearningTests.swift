@@ -141,13 +141,19 @@ struct EngineDetectionLearningTests {
         #expect(engine.learnedDetection == LearnedDetection())
     }
 
-    @Test("a given curve or another fallback: nothing learned and nothing recorded")
+    @Test("a given curve, another fallback or no outline: nothing learned and nothing recorded")
     func givenCurve() throws {
         let (site, samples, _) = try Self.scans(count: 200, seed: 13)
         var given = Self.configuration(.detectionPosterior)
         given.solver.detection = DetectionModel(intercept: 4, logDistanceSlope: -2, offsetSlope: 0, scanSpread: 0.1)
-        for configuration in [given, Self.configuration(.weightedCentroid), Self.configuration(.outlinePosterior)] {
-            #expect(!configuration.learnsDetection)
+        var noOutline = PositioningEngine.Configuration()
+        noOutline.constrainToOutline = false
+        // The last asks for learning, but its engine has no outline to put a posterior on.
+        for (configuration, asks) in [
+            (given, false), (Self.configuration(.weightedCentroid), false),
+            (Self.configuration(.outlinePosterior), false), (noOutline, true)
+        ] {
+            #expect(configuration.learnsDetection == asks)
             var engine = try PositioningEngine(plan: site.plan, configuration: configuration)
             for sample in samples { engine.push(sample) }
             _ = engine.finish()
