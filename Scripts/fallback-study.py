@@ -35,6 +35,12 @@ score; nothing here chooses a setting.
     fallback-study.py simulate-determined
         Simulated scans of four or more beacons: the weighted centroid, the grid's maximum a
         posteriori (a stand-in for the engine's fix) and the posterior mean, both with that prior.
+    fallback-study.py determined-detection FIXES.csv [DATA]
+        uji-geo's scans of four or more beacons: the engine's fix, the posterior mean with the
+        centroid prior, and the same with the beacons not heard (the curve of `detection`).
+    fallback-study.py simulate-determined-detection
+        The same on the simulated sites of `simulate`, the grid's maximum a posteriori with the
+        prior standing in for the engine's fix.
 
 The posterior uses the engine's defaults: sigma 4 dB per reading, the common offset's prior 10 dB.
 """
@@ -159,7 +165,7 @@ def miss_table(model, lnd, v):
     return np.array([-np.logaddexp(0, a + b * lnd + x).sum(0) for x in v])
 
 
-def detection_posterior(readings, ids, lnd, gx, gy, slope, p0, model, v, table):
+def detection_posterior(readings, ids, lnd, gx, gy, slope, p0, model, v, table, extra=None):
     """Posterior mean and √trace of the covariance over the grid, the readings' offset Δ
     integrated out in closed form and v = c Δ + u summed on the grid `v` (trapezoid; with
     ψ = 0, v = c Δ is Gaussian too and is summed the same way)."""
@@ -182,6 +188,8 @@ def detection_posterior(readings, ids, lnd, gx, gy, slope, p0, model, v, table):
         g = -0.5 * (v[:, None] - m[None, :]) ** 2 / var_v + table
         peak = g.max(0)
         ll = base + peak + np.log(np.exp(g - peak).sum(0))
+    if extra is not None:
+        ll = ll + extra
     p = np.exp(ll - ll.max())
     p /= p.sum()
     mx, my = (p * gx).sum(), (p * gy).sum()
@@ -348,11 +356,14 @@ def simulate():
         rows(out, ["weighted centroid", "outline posterior", "with non-detections", "non-detections with the offset"])
 
 
-def detection(fixes, data):
+def uji_fit_scans(fixes, data):
+    """uji-geo on its grid (`uji_grid`), the engine's positions FIXES.csv gives, and the curve's
+    fitting data: ln d to every beacon, the readings' offset and which were heard, for every
+    scan of four or more beacons at its estimated position (no truth)."""
     d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
     rz, slope0, p0 = d["receiverHeight"], 10 * d["pathLossExponent"] / math.log(10), d["measuredPower"]
     estimated = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
-    ln_fit, offsets, heard_fit, fallbacks = [], [], [], []
+    ln_fit, offsets, heard_fit = [], [], []
     for device, heard in scans.items():
         if len(heard) >= 4 and device in estimated:
             p = np.array(estimated[device])
@@ -361,12 +372,88 @@ def detection(fixes, data):
             offsets.append(sum(residuals) / SIGMA ** 2 / (1 / TAU ** 2 + len(residuals) / SIGMA ** 2))
             ln_fit.append(ln)
             heard_fit.append([1.0 if i in heard else 0.0 for i in range(len(beacons))])
-        elif 1 <= len(heard) <= 3:
+    grid = (d, beacons, scans, truth, gx, gy, lnd, slope0, p0)
+    return grid, estimated, (np.array(ln_fit), np.array(offsets), np.array(heard_fit))
+
+
+def detection(fixes, data):
+    (d, beacons, scans, truth, gx, gy, lnd, slope0, p0), _, fit_scans = uji_fit_scans(fixes, data)
+    fallbacks = []
+    for device, heard in scans.items():
+        if 1 <= len(heard) <= 3:
             ids = np.array(sorted(heard))
             fallbacks.append((np.array(truth[device]), ids, np.array([heard[i] for i in ids])))
     detection_rows(
-        fallbacks, (np.array(ln_fit), np.array(offsets), np.array(heard_fit)), lnd, gx, gy, slope0, p0,
-        lambda r, ids: weighted_centroid(r, beacons[ids, :2]))
+        fallbacks, fit_scans, lnd, gx, gy, slope0, p0, lambda r, ids: weighted_centroid(r, beacons[ids, :2]))
+
+
+def determined_detection(fixes, data):
+    """uji-geo's scans of four or more beacons: the engine's fix, the posterior mean with the
+    centroid prior, and the same with the beacons not heard as evidence (the curve with u fitted
+    as `detection` fits it)."""
+    (d, beacons, scans, truth, gx, gy, lnd, slope0, p0), engine, fit_scans = uji_fit_scans(fixes, data)
+    f = fit_detection(*fit_scans)
+    print(f"curve: a {f[0]:.3f}, b {f[1]:.3f}, c {f[2]:.3f}, ψ {f[3]:.2f}")
+    v = np.arange(-15, 15.001, 0.1)
+    table = miss_table(f, lnd, v)
+    out = {}
+    for device, heard in scans.items():
+        if len(heard) < 4:
+            continue
+        ids = np.array(sorted(heard))
+        readings = np.array([heard[i] for i in ids])
+        t = np.array(truth[device])
+        centre, sd = centroid_prior(readings, beacons[ids, :2])
+        prior = -0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
+        ll = log_posterior(readings, lnd[ids], slope0, p0)
+        with_misses = detection_posterior(readings, ids, lnd, gx, gy, slope0, p0, f, v, table, prior)[0]
+        estimates = (np.array(engine[device]), mean_of(ll + prior, gx, gy), with_misses)
+        out.setdefault(min(len(ids), 7), []).append([((e - t) ** 2).sum() for e in estimates])
+    rows(out, ["engine's fix", "posterior mean with the prior", "… and the beacons not heard"])
+    every = np.sqrt(np.array(sum(out.values(), [])).mean(0))
+    print("| 4 or more | " + str(sum(len(x) for x in out.values())) + " | " + " | ".join(f"{x:.2f}" for x in every) + " |")
+
+
+def simulate_determined_detection():
+    """Simulated scans of four or more beacons (the sites of `simulate`): the grid's maximum a
+    posteriori with the centroid prior (a stand-in for the engine's fix), the posterior mean with
+    the prior, and the same with the beacons not heard (the curve fitted at the true positions of
+    other scans plus 1.5 m of noise)."""
+    rng = np.random.default_rng(3)
+    gx, gy = room_grid()
+    slope = 20 / math.log(10)
+    for name, beacons, shadowing in simulated_sites():
+        lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
+        ln_fit, offsets, heard_fit, scored = [], [], [], []
+        for n in range(5000):
+            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
+            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
+            offset = rng.normal(0, 5)
+            r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
+            ids = np.where(r > -95)[0]
+            if len(ids) < 4:
+                continue
+            if n % 2 == 0:
+                p = t + rng.normal(0, 1.5, 2)
+                ln_fit.append([0.5 * math.log(((p - b) ** 2).sum() + 1.96) for b in beacons])
+                offsets.append(offset + rng.normal(0, 2))
+                heard_fit.append((r > -95).astype(float))
+            elif len(scored) < 1200:
+                scored.append((t, ids, r[ids]))
+        f = fit_detection(np.array(ln_fit), np.array(offsets), np.array(heard_fit))
+        v = np.arange(-15, 15.001, 0.1)
+        table = miss_table(f, lnd, v)
+        out = {}
+        for t, ids, readings in scored:
+            centre, sd = centroid_prior(readings, beacons[ids])
+            prior = -0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
+            ll = log_posterior(readings, lnd[ids], slope, -75.0) + prior
+            best = np.argmax(ll)
+            with_misses = detection_posterior(readings, ids, lnd, gx, gy, slope, -75.0, f, v, table, prior)[0]
+            estimates = (np.array([gx[best], gy[best]]), mean_of(ll, gx, gy), with_misses)
+            out.setdefault(min(len(ids), 8), []).append([((e - t) ** 2).sum() for e in estimates])
+        print(f"\n{name}, ψ {f[3]:.2f} (RMSE m)\n")
+        rows(out, ["maximum a posteriori with the prior", "posterior mean with the prior", "… and the beacons not heard"])
 
 
 def simulate_detection():
@@ -465,15 +552,18 @@ def simulate_determined():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "simulate-detection":
+    if len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined-detection":
+        simulate_determined_detection()
+    elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-detection":
         simulate_detection()
     elif len(sys.argv) >= 2 and sys.argv[1] == "simulate":
         simulate()
     elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined":
         simulate_determined()
-    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined", "detection"):
+    elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined", "detection", "determined-detection"):
         data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
-        {"buckets": buckets, "uji": uji, "determined": determined, "detection": detection}[sys.argv[1]](
+        {"buckets": buckets, "uji": uji, "determined": determined, "detection": detection,
+         "determined-detection": determined_detection}[sys.argv[1]](
             sys.argv[2], data)
     else:
         sys.exit(__doc__)
