@@ -321,6 +321,13 @@ struct DeviceTrack: Sendable {
         if context.site.recordsDetections && fix.status.isDetermined {
             recordDetections(level: level, offset: offset, end: end, context: &context)
         }
+        // The fix a track starts at is the detection posterior's mean once there is a curve
+        // (recorded above at the maximum-likelihood position, which the curve was learned from).
+        if tracker != nil || !fix.status.isDetermined { return true }
+        let site = context.site.configuration
+        if site.tracking == .kalman && site.solver.fallback == .detectionPosterior {
+            context.refineWithDetection(observations, level: level, offset: offset, into: &fix)
+        }
         return true
     }
 

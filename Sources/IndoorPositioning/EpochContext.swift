@@ -200,6 +200,16 @@ struct EpochContext: Sendable {
         }
     }
 
+    /// Replaces the determined fix just solved on `level` from `observations` (offset `offset`
+    /// dB taken out) by the detection posterior's mean and covariance with the centroid prior,
+    /// when that level's solver has a detection curve (`TrilaterationSolver.refineWithDetectionPosterior`).
+    mutating func refineWithDetection(
+        _ observations: [BeaconObservation], level: Int, offset: Double, into fix: inout Fix
+    ) {
+        guard let index = solverLevels.firstIndex(of: level) else { return }
+        solvers[index].refineWithDetectionPosterior(observations, offsetTakenOut: offset, into: &fix)
+    }
+
     /// Whether the beacon in `slot` is set apart as inconsistent (and the engine acts on it).
     func isSetApart(_ slot: Int) -> Bool {
         configuration.excludesInconsistentBeacons && consistency.excluded[slot]

@@ -153,9 +153,13 @@ struct OutlinePosterior: Sendable {
     /// up to terms the same in every cell (T, D and γ do not depend on the cell); the integral
     /// by ``logIntegral(cell:gamma:centre:beaconCount:)``, with M interpolated linearly in v from
     /// a table over the cells (``missMap``, built once per model, beacons, plane and outline).
+    ///
+    /// `prior`: a Gaussian prior on the position, −½ w |p − centre|² added to every cell (the
+    /// solver's centroid prior, for a determined fix; weight 0: none).
     mutating func estimate(
         detection model: DetectionModel, beacons: [Point3D], offsetShift: Double,
-        terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double
+        terms: [BeaconTerm], weights: [Double], active: [Int], planeZ: Double, offsetPrecision: Double,
+        prior: (centre: SIMD2<Double>, weight: Double) = (.zero, 0)
     ) -> (mean: SIMD2<Double>, covariance: PositionCovariance) {
         let key = MissMapStore.Key(
             intercept: model.intercept, slope: model.logDistanceSlope, beacons: beacons, planeZ: planeZ,
@@ -175,6 +179,7 @@ struct OutlinePosterior: Sendable {
         for i in active { weightSum += weights[i] }
         let d = weightSum * psi2 + c * c
         let gamma = offsetPrecision > 0 ? weightSum / d : 1 / psi2
+        let priorCentre = prior.centre - origin
         var best = -Double.infinity
         for cell in 0..<cells {
             var sum2 = 0.0, sum1 = 0.0, logOdds = 0.0
@@ -198,6 +203,10 @@ struct OutlinePosterior: Sendable {
             }
             l += 0.5 * gamma * mean * mean
             l += logIntegral(cell: cell, gamma: gamma, centre: mean + shift, beaconCount: beacons.count)
+            if prior.weight > 0 {
+                let dx = cellX[cell] - priorCentre.x, dy = cellY[cell] - priorCentre.y
+                l -= 0.5 * prior.weight * (dx * dx + dy * dy)
+            }
             logLikelihood[cell] = l
             best = max(best, l)
         }

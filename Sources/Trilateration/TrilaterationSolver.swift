@@ -477,9 +477,11 @@ public struct TrilaterationSolver: Sendable {
     /// (``Fallback/outlinePosterior``, or with `detects` ``Fallback/detectionPosterior``), for
     /// planar fixes when an outline is set (and, with `detects`, a detection model and the
     /// level's beacons).
+    ///
+    /// With `prior` (a determined fix), the solve's centroid prior enters the detection posterior.
     mutating func posteriorFallback(
         _ observations: [BeaconObservation], subspace: Subspace, detects: Bool, offsetTakenOut: Double,
-        into fix: inout Fix
+        into fix: inout Fix, prior: Bool = false
     ) {
         guard subspace.isHorizontalPlane, let outline = configuration.outline else { return }
         let detection = detects ? configuration.detection : nil
@@ -497,7 +499,9 @@ public struct TrilaterationSolver: Sendable {
                 detection: detection, beacons: configuration.detectionBeacons,
                 offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
                 active: workspace.active, planeZ: subspace.origin.z,
-                offsetPrecision: workspace.offsetPriorPrecision)
+                offsetPrecision: workspace.offsetPriorPrecision,
+                prior: prior
+                    ? (SIMD2(workspace.priorCentre.x, workspace.priorCentre.y), workspace.priorWeight) : (.zero, 0))
         } else {
             OutlinePosterior.keep(
                 &workspace.outlinePosterior, for: outline.vertices, cells: OutlinePosterior.maximumCells)
@@ -512,6 +516,28 @@ public struct TrilaterationSolver: Sendable {
         fix.covariance = covariance
         fix.accuracy = covariance.horizontalRadius
         fix.ellipse = ErrorEllipse(horizontalOf: covariance)
+    }
+
+    /// Replaces the determined fix that the last solve made from `observations` (call it right
+    /// after that solve, with the same observations and `offsetTakenOut`) by the mean and
+    /// covariance of the detection posterior with the solve's centroid prior: the beacons not
+    /// heard as evidence, under ``Configuration/detection``. Nothing happens without a curve, a
+    /// planar fix on a level with an outline, or when the fix is not determined. The fix's
+    /// ``Fix/centroidPriorWeight`` becomes 0 (the covariance is the posterior's own).
+    package mutating func refineWithDetectionPosterior(
+        _ observations: [BeaconObservation], offsetTakenOut: Double, into fix: inout Fix
+    ) {
+        guard fix.status.isDetermined, configuration.detection != nil, !configuration.detectionBeacons.isEmpty,
+            case .planar(let height) = configuration.dimension
+        else { return }
+        let subspace = Subspace.planar(z: (configuration.floorElevations[fix.level] ?? 0) + height)
+        let before = fix.position
+        posteriorFallback(
+            observations, subspace: subspace, detects: true, offsetTakenOut: offsetTakenOut, into: &fix, prior: true)
+        guard fix.position != before else { return }
+        fix.centroidPriorWeight = 0
+        fix.constrainedToOutline = false
+        constrainToOutline(&fix)
     }
 
     // MARK: Outline

@@ -78,26 +78,36 @@ struct EngineDetectionLearningTests {
         #expect(centroid.count == learned.count)
         let byDevice = Dictionary(uniqueKeysWithValues: learned.map { ($0.device ?? "", $0) })
         let index = { (report: PositionReport) in Int(report.device!.dropFirst(4))! }
-        var before = 0, after = 0, learnedError = 0.0, centroidError = 0.0
-        for report in centroid.sorted(by: { index($0) < index($1) }) where report.source == .fallback {
+        // Squared errors after the first fit, of the fallbacks and of the fixes that start a
+        // track (the detection posterior with the centroid prior, against the solver's fix).
+        var before = 0, after = 0, started = 0
+        var learnedError = 0.0, centroidError = 0.0, refinedError = 0.0, fixError = 0.0
+        for report in centroid.sorted(by: { index($0) < index($1) }) {
             let other = try #require(byDevice[report.device ?? ""])
-            #expect(other.source == .fallback)
-            let k = index(report)
+            #expect(other.source == report.source)
+            let k = index(report), t = truth[k]
+            let e = pow(report.position.x - t.x, 2) + pow(report.position.y - t.y, 2)
+            let f = pow(other.position.x - t.x, 2) + pow(other.position.y - t.y, 2)
             // The determined fixes among the scans before this one (name order = closing order).
             let fixesBefore = centroid.filter { index($0) < k && $0.source != .fallback }.count
             if fixesBefore < schedule.first {
-                before += 1
+                if report.source == .fallback { before += 1 }
                 #expect(other.position == report.position, "scan \(k) before the first fit")
-            } else {
+            } else if report.source == .fallback {
                 after += 1
-                let t = truth[k]
-                learnedError += pow(other.position.x - t.x, 2) + pow(other.position.y - t.y, 2)
-                centroidError += pow(report.position.x - t.x, 2) + pow(report.position.y - t.y, 2)
+                learnedError += f
+                centroidError += e
+            } else {
+                started += 1
+                refinedError += f
+                fixError += e
             }
         }
-        #expect(before > 0 && after > 50, "\(before) fallbacks before the first fit, \(after) after")
-        // Hearing means being near here: the curve's fallbacks beat the centroid's.
+        #expect(before > 0 && after > 50 && started > 50, "\(before) fallbacks before the first fit, \(after) after")
+        // Hearing means being near here: the curve's fallbacks beat the centroid's, and its
+        // starting fixes the solver's.
         #expect(learnedError < 0.9 * centroidError, "\(learnedError) against \(centroidError)")
+        #expect(refinedError < 0.9 * fixError, "\(refinedError) against \(fixError)")
     }
 
     @Test("a sharded run learns the same curve and reports the same bytes for 1, 2 and 3 jobs")
