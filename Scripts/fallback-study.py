@@ -397,15 +397,7 @@ def determined_detection(fixes, data):
     v = np.arange(-15, 15.001, 0.1)
     table = miss_table(f, lnd, v)
     out = {}
-    for device, heard in scans.items():
-        if len(heard) < 4:
-            continue
-        ids = np.array(sorted(heard))
-        readings = np.array([heard[i] for i in ids])
-        t = np.array(truth[device])
-        centre, sd = centroid_prior(readings, beacons[ids, :2])
-        prior = -0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
-        ll = log_posterior(readings, lnd[ids], slope0, p0)
+    for device, ids, readings, t, prior, ll in uji_determined(scans, truth, beacons, gx, gy, lnd, slope0, p0):
         with_misses = detection_posterior(readings, ids, lnd, gx, gy, slope0, p0, f, v, table, prior)[0]
         estimates = (np.array(engine[device]), mean_of(ll + prior, gx, gy), with_misses)
         out.setdefault(min(len(ids), 7), []).append([((e - t) ** 2).sum() for e in estimates])
@@ -426,11 +418,7 @@ def simulate_determined_detection():
         lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
         ln_fit, offsets, heard_fit, scored = [], [], [], []
         for n in range(5000):
-            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
-            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
-            offset = rng.normal(0, 5)
-            r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
-            ids = np.where(r > -95)[0]
+            t, offset, r, ids = draw_scan(rng, beacons, shadowing)
             if len(ids) < 4:
                 continue
             if n % 2 == 0:
@@ -456,6 +444,16 @@ def simulate_determined_detection():
         rows(out, ["maximum a posteriori with the prior", "posterior mean with the prior", "… and the beacons not heard"])
 
 
+def draw_scan(rng, beacons, shadowing):
+    """One simulated scan of the `simulate` sites: the true position, the phone's offset, every
+    beacon's reading and the beacons heard (above -95 dBm)."""
+    t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
+    dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
+    offset = rng.normal(0, 5)
+    r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
+    return t, offset, r, np.where(r > -95)[0]
+
+
 def simulate_detection():
     rng = np.random.default_rng(1)
     gx, gy = room_grid()
@@ -463,11 +461,7 @@ def simulate_detection():
         lnd = np.array([0.5 * np.log((gx - b[0]) ** 2 + (gy - b[1]) ** 2 + 1.96) for b in beacons])
         ln_fit, offsets, heard_fit, fallbacks = [], [], [], []
         for _ in range(6000):
-            t = np.array([rng.uniform(0, 24), rng.uniform(0, 16)])
-            dist = np.sqrt(((beacons - t) ** 2).sum(1) + 1.96)
-            offset = rng.normal(0, 5)
-            r = -75 - 20 * np.log10(dist) + offset + rng.normal(0, shadowing, len(beacons))
-            ids = np.where(r > -95)[0]
+            t, offset, r, ids = draw_scan(rng, beacons, shadowing)
             if len(ids) >= 4:
                 p = t + rng.normal(0, 1.5, 2)
                 ln_fit.append([0.5 * math.log(((p - b) ** 2).sum() + 1.96) for b in beacons])
@@ -497,20 +491,27 @@ def centroid_prior(readings, positions):
     return centre, max(1.0, spread)
 
 
-def determined(fixes, data):
-    d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
-    slope = 10 * d["pathLossExponent"] / math.log(10)
-    engine = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
-    out = {}
+def uji_determined(scans, truth, beacons, gx, gy, lnd, slope, p0):
+    """uji-geo's scans of four or more beacons: device, the beacons heard, their readings, the
+    truth, the centroid prior's log-density per cell and the readings' log-likelihood per cell."""
     for device, heard in scans.items():
         if len(heard) < 4:
             continue
         ids = np.array(sorted(heard))
         readings = np.array([heard[i] for i in ids])
-        t = np.array(truth[device])
         centre, sd = centroid_prior(readings, beacons[ids, :2])
-        ll = log_posterior(readings, lnd[ids], slope, d["measuredPower"])
         prior = -0.5 * ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / sd ** 2
+        yield device, ids, readings, np.array(truth[device]), prior, log_posterior(readings, lnd[ids], slope, p0)
+
+
+def determined(fixes, data):
+    d, beacons, scans, truth, gx, gy, lnd = uji_grid(data)
+    slope = 10 * d["pathLossExponent"] / math.log(10)
+    engine = {r["device"]: (float(r["x"]), float(r["y"])) for r in csv.DictReader(open(fixes))}
+    out = {}
+    for device, ids, readings, t, prior, ll in uji_determined(
+        scans, truth, beacons, gx, gy, lnd, slope, d["measuredPower"]
+    ):
         estimates = (weighted_centroid(readings, beacons[ids, :2]), np.array(engine[device]),
                      mean_of(ll, gx, gy), mean_of(ll + prior, gx, gy))
         out.setdefault(min(len(ids), 7), []).append([((v - t) ** 2).sum() for v in estimates])
