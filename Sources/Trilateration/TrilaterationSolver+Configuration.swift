@@ -54,9 +54,9 @@ extension TrilaterationSolver {
         /// adaptive Gauss–Hermite quadrature, on a grid of at most about 1,024 cells. Where being heard means being
         /// near, the beacons not heard push the position towards the heard ones; where it does
         /// not, the curve is flat and the readings decide. The weighted centroid when no model
-        /// is set, or as ``outlinePosterior`` says. `indoorpos locate --fallback
-        /// detection-posterior` learns the model from the input's own determined fixes first
-        /// (Docs/Trilateration.md).
+        /// is set, or as ``outlinePosterior`` says. The engine of IndoorPositioning uses it by
+        /// default and learns the model from its own determined fixes as the input goes
+        /// (`indoorpos locate --detection-first-pass`: from a first pass; Docs/Trilateration.md).
         case detectionPosterior = "detection-posterior"
     }
 
@@ -132,8 +132,8 @@ extension TrilaterationSolver {
         /// The factor on each reading's variance σ² in the posterior fallbacks
         /// (``Fallback/outlinePosterior``, ``Fallback/detectionPosterior``): where the models
         /// misfit, the readings scatter more than their σ says, and a posterior that believes σ
-        /// is narrower than its errors. `locate --fallback detection-posterior` sets the
-        /// a-posteriori variance factor χ²/dof of its first pass's determined fixes (at least 1).
+        /// is narrower than its errors. The engine sets the a-posteriori variance factor χ²/dof
+        /// of the determined fixes made before each fit of its detection curve (at least 1).
         /// Default 1.
         public var fallbackVarianceFactor = 1.0
 

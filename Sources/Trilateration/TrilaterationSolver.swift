@@ -57,13 +57,7 @@ public struct TrilaterationSolver: Sendable {
 
         load(observations)
         let level = observations[closestBeacon()].level
-        let subspace: Subspace
-        switch configuration.dimension {
-        case .planar(let height):
-            subspace = .planar(z: (configuration.floorElevations[level] ?? 0) + height)
-        case .spatial:
-            subspace = .spatial
-        }
+        let subspace = self.subspace(onLevel: level)
 
         fix.level = level
         fix.iterations = 0
@@ -479,13 +473,15 @@ public struct TrilaterationSolver: Sendable {
     /// level's beacons).
     ///
     /// With `prior` (a determined fix), the solve's centroid prior enters the detection posterior.
+    /// - Returns: whether `fix` was replaced.
+    @discardableResult
     mutating func posteriorFallback(
         _ observations: [BeaconObservation], subspace: Subspace, detects: Bool, offsetTakenOut: Double,
         into fix: inout Fix, prior: Bool = false
-    ) {
-        guard subspace.isHorizontalPlane, let outline = configuration.outline else { return }
+    ) -> Bool {
+        guard subspace.isHorizontalPlane, let outline = configuration.outline else { return false }
         let detection = detects ? configuration.detection : nil
-        if detects && (detection == nil || configuration.detectionBeacons.isEmpty) { return }
+        if detects && (detection == nil || configuration.detectionBeacons.isEmpty) { return false }
         // Each beacon's mean weighs as one reading (see OutlinePosterior).
         workspace.readingWeight.removeAll(keepingCapacity: true)
         let factor = configuration.fallbackVarianceFactor
@@ -494,7 +490,7 @@ public struct TrilaterationSolver: Sendable {
         if let detection {
             OutlinePosterior.keep(
                 &workspace.detectionPosterior, for: outline.vertices, cells: OutlinePosterior.maximumDetectionCells)
-            guard workspace.detectionPosterior != nil else { return }
+            guard workspace.detectionPosterior != nil else { return false }
             (mean, covariance) = workspace.detectionPosterior!.estimate(
                 detection: detection, beacons: configuration.detectionBeacons,
                 offsetShift: offsetTakenOut, terms: workspace.terms, weights: workspace.readingWeight,
@@ -505,17 +501,18 @@ public struct TrilaterationSolver: Sendable {
         } else {
             OutlinePosterior.keep(
                 &workspace.outlinePosterior, for: outline.vertices, cells: OutlinePosterior.maximumCells)
-            guard workspace.outlinePosterior != nil else { return }
+            guard workspace.outlinePosterior != nil else { return false }
             (mean, covariance) = workspace.outlinePosterior!.estimate(
                 terms: workspace.terms, weights: workspace.readingWeight, active: workspace.active,
                 planeZ: subspace.origin.z, offsetPrecision: workspace.offsetPriorPrecision)
         }
-        guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return }
+        guard mean.x.isFinite, mean.y.isFinite, covariance.isFinite else { return false }
         fix.position.x = mean.x
         fix.position.y = mean.y
         fix.covariance = covariance
         fix.accuracy = covariance.horizontalRadius
         fix.ellipse = ErrorEllipse(horizontalOf: covariance)
+        return true
     }
 
     /// Replaces the determined fix that the last solve made from `observations` (call it right
@@ -527,17 +524,23 @@ public struct TrilaterationSolver: Sendable {
     package mutating func refineWithDetectionPosterior(
         _ observations: [BeaconObservation], offsetTakenOut: Double, into fix: inout Fix
     ) {
-        guard fix.status.isDetermined, configuration.detection != nil, !configuration.detectionBeacons.isEmpty,
-            case .planar(let height) = configuration.dimension
+        guard fix.status.isDetermined,
+            posteriorFallback(
+                observations, subspace: subspace(onLevel: fix.level), detects: true, offsetTakenOut: offsetTakenOut,
+                into: &fix, prior: true)
         else { return }
-        let subspace = Subspace.planar(z: (configuration.floorElevations[fix.level] ?? 0) + height)
-        let before = fix.position
-        posteriorFallback(
-            observations, subspace: subspace, detects: true, offsetTakenOut: offsetTakenOut, into: &fix, prior: true)
-        guard fix.position != before else { return }
         fix.centroidPriorWeight = 0
         fix.constrainedToOutline = false
         constrainToOutline(&fix)
+    }
+
+    /// The subspace a fix on `level` is solved in: the receiver plane of the level (its
+    /// elevation plus the receiver height) in 2D, all of space in 3D.
+    func subspace(onLevel level: Int) -> Subspace {
+        switch configuration.dimension {
+        case .planar(let height): .planar(z: (configuration.floorElevations[level] ?? 0) + height)
+        case .spatial: .spatial
+        }
     }
 
     // MARK: Outline
