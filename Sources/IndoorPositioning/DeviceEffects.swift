@@ -9,12 +9,16 @@
 ///
 /// A device's offset is the shrunk mean of its clipped residuals:
 /// Δ = Σ rᵢ/σᵢ² / (Σ 1/σᵢ² + 1/τ²), residuals clipped to ±2σᵢ, τ the offsets' prior spread;
-/// then the weighted mean over devices is subtracted.
+/// then the weighted mean over devices is subtracted. Its variance 1/(Σ 1/σᵢ² + 1/τ²) is kept
+/// for the leverage of each of the device's samples (``SiteCalibrator``).
 struct DeviceEffects: Sendable {
     private(set) var offsets: [Double]
+    /// Each offset's variance, dB² (0 until the offsets are first estimated: taken as known).
+    private(set) var variances: [Double]
 
     init(deviceCount: Int) {
         offsets = Array(repeating: 0, count: deviceCount)
+        variances = Array(repeating: 0, count: deviceCount)
     }
 
     /// Re-estimates the offsets from the pairs' residuals against the calibrator's models in force.
@@ -36,6 +40,7 @@ struct DeviceEffects: Sendable {
         var mean = 0.0, total = 0.0
         for device in offsets.indices {
             offsets[device] = sums[device] / (weights[device] + tau)
+            variances[device] = weights[device] > 0 ? 1 / (weights[device] + tau) : 0
             mean += weights[device] * offsets[device]
             total += weights[device]
         }

@@ -211,7 +211,8 @@ public struct TrafficCalibration: Sendable {
                     calibrator.observe(
                         slot: Int(pair.slot), rssi: pair.rssi, receiver: pair.receiver,
                         xx: pair.xx, xy: pair.xy, yy: pair.yy,
-                        deviceOffset: effects.offsets[Int(pair.device)])
+                        deviceOffset: effects.offsets[Int(pair.device)],
+                        deviceOffsetVariance: effects.variances[Int(pair.device)])
                 }
                 calibrator.adoptEstimates()
                 effects.update(paired.pairs, calibrator: calibrator, priorSigma: settings.deviceOffsetSigma)

@@ -18,7 +18,10 @@ import Foundation
 ///     A = (1/σ²) [Σω, Σωx; Σωx, Σωx²] + diag(1/τ_P², 1/τ_n²)
 ///
 /// and mean A⁻¹ [(1/σ²)(Σωy, Σωxy) + (μ_P/τ_P², μ_n/τ_n²)]; σ² is the mode of its scaled
-/// inverse-χ² posterior, (ν₀s₀² + Σω r²)/(ν₀ + Σω). The two are iterated to a fixed point.
+/// inverse-χ² posterior, (ν₀s₀² + Σω r²)/(ν₀ + Σω(1 − h)), with h each sample's leverage
+/// (what its position and device offset, estimated from the same readings, took from its
+/// residual; see ``observe(slot:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:)``).
+/// The two are iterated to a fixed point.
 ///
 /// ## The weights ω
 /// - **Position uncertainty.** The position is an estimate with horizontal covariance Σ, so
@@ -119,26 +122,37 @@ public struct SiteCalibrator: Sendable {
 
     /// Adds one sample: beacon `identity` heard at `rssi` dBm by a receiver at `receiver`
     /// (building frame, metres) whose horizontal position has covariance (`xx`, `xy`, `yy`) m²,
-    /// on a device whose offset is `deviceOffset` dB.
+    /// on a device whose offset is `deviceOffset` dB, estimated with variance
+    /// `deviceOffsetVariance` dB² (0: known).
+    ///
+    /// The position and the offset are taken to be estimates made from readings that include
+    /// this one, so the sample's residual scatters by σ²(1 − h) with its leverage
+    /// h = (k²gᵀΣg + var Δ)/σ² (the hat-matrix diagonal of that estimate; k, g as in
+    /// ``prediction(slot:model:receiver:xx:xy:yy:)``), and σ² is learned over Σω(1 − h) degrees
+    /// of freedom (``PathLossStatistics/leverage``).
     /// - Returns: false (and nothing is learned) for an unknown beacon or a non-finite value.
     @discardableResult
     public mutating func observe(
         _ identity: BeaconIdentity, rssi: Double, receiver: Point3D,
-        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0
     ) -> Bool {
         guard let slot = slots[identity] else { return false }
-        return observe(slot: slot, rssi: rssi, receiver: receiver, xx: xx, xy: xy, yy: yy, deviceOffset: deviceOffset)
+        return observe(
+            slot: slot, rssi: rssi, receiver: receiver, xx: xx, xy: xy, yy: yy, deviceOffset: deviceOffset,
+            deviceOffsetVariance: deviceOffsetVariance)
     }
 
-    /// ``observe(_:rssi:receiver:xx:xy:yy:deviceOffset:)`` by slot (see ``slot(of:)``).
+    /// ``observe(_:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:)`` by slot (see
+    /// ``slot(of:)``).
     @discardableResult
     public mutating func observe(
         slot: Int, rssi: Double, receiver: Point3D,
-        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0
     ) -> Bool {
         guard beacons.indices.contains(slot), rssi.isFinite, deviceOffset.isFinite,
             receiver.x.isFinite, receiver.y.isFinite, receiver.z.isFinite,
-            xx.isFinite, xy.isFinite, yy.isFinite, xx >= 0, yy >= 0
+            xx.isFinite, xy.isFinite, yy.isFinite, xx >= 0, yy >= 0,
+            deviceOffsetVariance.isFinite, deviceOffsetVariance >= 0
         else { return false }
         let model = beacons[slot].model
         let (distance, expected, variance) = prediction(
@@ -149,7 +163,9 @@ public struct SiteCalibrator: Sendable {
         let robust = abs(u) <= settings.huberThreshold ? 1 : settings.huberThreshold / abs(u)
         let weight = robust * shadowing / variance
         guard weight.isFinite, weight > 0 else { return false }
-        beacons[slot].statistics.add(distance: distance, rssi: corrected, weight: weight)
+        // variance − σ² is k²gᵀΣg, the position's share of the prediction's variance.
+        let leverage = (variance - shadowing + deviceOffsetVariance) / shadowing
+        beacons[slot].statistics.add(distance: distance, rssi: corrected, weight: weight, leverage: leverage)
         return true
     }
 
@@ -331,7 +347,8 @@ public struct SiteCalibrator: Sendable {
                 a: a, b: b, c: c, r0: r0, r1: r1, powers: powerLimits(prior), exponents: exponentLimits)
             let rss = stats.residualSumOfSquares(measuredPower: p, exponent: n)
             let next = max(
-                (prior.sigmaWeight * prior.sigma * prior.sigma + rss) / (prior.sigmaWeight + stats.weight),
+                (prior.sigmaWeight * prior.sigma * prior.sigma + rss)
+                    / (prior.sigmaWeight + stats.residualDegreesOfFreedom),
                 minimumSigma * minimumSigma)
             guard next.isFinite, next > 0 else { return nil }
             let settled = abs(next - sigma2) < 1e-9 * sigma2

@@ -151,6 +151,80 @@ struct SiteCalibratorTests {
         #expect(u.count == s.count)
     }
 
+    @Test(
+        "σ learned at positions fixed from the same readings is not shrunk: 4 beacons, true σ 3 dB, within 10 % (without the leverage 20 % low or worse)"
+    )
+    func leverageCorrectsSigma() throws {
+        // Each scan hears the four beacons once; its position is the least-squares fix of those
+        // readings (known models, offset 0), with covariance σ²(JᵀJ)⁻¹. Its residuals then keep
+        // 2 of 4 degrees of freedom: σ² from their plain mean would be about 0.5 × 9 dB².
+        let truth = PathLossModel(measuredPower: -59, exponent: 2, sigma: 3)
+        let anchors = [(0.0, 0.0), (12.0, 0.0), (12.0, 12.0), (0.0, 12.0)]
+        let beacons = anchors.enumerated().map { k, a in
+            (
+                BeaconIdentity(uuid: Self.uuid, major: 2, minor: UInt16(k + 1)), Point3D(x: a.0, y: a.1, z: 2.5),
+                PathLossPrior(centredOn: PathLossModel(measuredPower: -59, exponent: 2))
+            )
+        }
+        var rng = SeededGenerator(seed: 21)
+        var scans: [(readings: [Double], truth: Point3D)] = []
+        for _ in 0..<1000 {
+            let p = Point3D(
+                x: Double.random(in: 1...11, using: &rng), y: Double.random(in: 1...11, using: &rng), z: 1.2)
+            let readings = beacons.map {
+                truth.expectedRSSI(atDistance: p.distance(to: $0.1)) + rng.gaussian(sigma: truth.sigma)
+            }
+            scans.append((readings, p))
+        }
+        var learned = SiteCalibrator(beacons: beacons), plain = learned
+        for _ in 0..<4 {
+            learned.clearStatistics()
+            plain.clearStatistics()
+            for scan in scans {
+                // Gauss–Newton from the true position (the fix nearest it).
+                var x = scan.truth.x, y = scan.truth.y
+                var a = (0.0, 0.0, 0.0)
+                for _ in 0..<8 {
+                    a = (0, 0, 0)
+                    var b = (0.0, 0.0)
+                    for (k, beacon) in beacons.enumerated() {
+                        let dx = x - beacon.1.x, dy = y - beacon.1.y, dz = 1.2 - beacon.1.z
+                        let d2 = dx * dx + dy * dy + dz * dz
+                        let gx = -truth.logSlope * dx / d2, gy = -truth.logSlope * dy / d2
+                        let r = scan.readings[k] - truth.expectedRSSI(atDistance: d2.squareRoot())
+                        a = (a.0 + gx * gx, a.1 + gx * gy, a.2 + gy * gy)
+                        b = (b.0 + gx * r, b.1 + gy * r)
+                    }
+                    let det = a.0 * a.2 - a.1 * a.1
+                    x += (a.2 * b.0 - a.1 * b.1) / det
+                    y += (a.0 * b.1 - a.1 * b.0) / det
+                }
+                let det = a.0 * a.2 - a.1 * a.1
+                let s2 = learned.beacons[0].model.sigma * learned.beacons[0].model.sigma
+                let receiver = Point3D(x: x, y: y, z: 1.2)
+                for (k, beacon) in beacons.enumerated() {
+                    learned.observe(
+                        beacon.0, rssi: scan.readings[k], receiver: receiver,
+                        xx: s2 * a.2 / det, xy: -s2 * a.1 / det, yy: s2 * a.0 / det)
+                    // The same position taken as surveyed: no leverage.
+                    plain.observe(beacon.0, rssi: scan.readings[k], receiver: receiver, xx: 0, xy: 0, yy: 0)
+                }
+            }
+            learned.adoptEstimates()
+            plain.adoptEstimates()
+        }
+        let sigma = learned.estimates.map(\.model.sigma).reduce(0, +) / 4
+        let shrunk = plain.estimates.map(\.model.sigma).reduce(0, +) / 4
+        // 2,000 residual degrees of freedom give σ to about 2 % (1 SE); the leverage is the
+        // linearised one, which the fixes' nonlinearity exceeds a little (measured: 3.19 dB).
+        #expect(abs(sigma - 3) < 0.1 * 3, "mean learned σ \(sigma) dB")
+        // Measured: 2.1 dB, near 3 √0.5.
+        #expect(shrunk < 0.8 * 3, "mean σ without the leverage \(shrunk) dB")
+        let leverage = learned.beacons.map { $0.statistics.leverage / $0.statistics.weight }
+        // Two position coordinates over four readings: a mean leverage near 0.5.
+        #expect(leverage.allSatisfy { 0.4 < $0 && $0 < 0.6 }, "\(leverage)")
+    }
+
     @Test("statistics merge: two halves merged equal the whole, and the calibrator round-trips through JSON")
     func mergeAndCodable() throws {
         var whole = calibrator(), first = calibrator(), second = calibrator()
@@ -172,6 +246,13 @@ struct SiteCalibratorTests {
             Self.beacon, rssi: -70, receiver: Point3D(x: 3, y: 0, z: 1.2), xx: 0, xy: 0, yy: 0)
         #expect(accepted)
         #expect(decoded.beacons[0].statistics.count == 601)
+        // Statistics saved before the leverage was kept decode with none.
+        var statistics = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(whole.beacons[0].statistics)) as? [String: Any])
+        #expect(statistics.removeValue(forKey: "leverage") != nil)
+        let old = try JSONDecoder().decode(
+            PathLossStatistics.self, from: JSONSerialization.data(withJSONObject: statistics))
+        #expect(old.leverage == 0 && old.count == 600 && old.sumYY == whole.beacons[0].statistics.sumYY)
     }
 
     @Test("bad input is ignored, never NaN: unknown beacon, non-finite values, negative variance")
