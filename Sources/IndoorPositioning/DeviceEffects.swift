@@ -15,6 +15,9 @@ struct DeviceEffects: Sendable {
     private(set) var offsets: [Double]
     /// Each offset's variance, dB² (0 until the offsets are first estimated: taken as known).
     private(set) var variances: [Double]
+    /// How far the devices' offsets spread, learned from the last update (nil before it, or
+    /// with fewer than two devices heard).
+    private(set) var spread: DeviceOffsetSpread?
 
     init(deviceCount: Int) {
         offsets = Array(repeating: 0, count: deviceCount)
@@ -24,6 +27,9 @@ struct DeviceEffects: Sendable {
     /// Re-estimates the offsets from the pairs' residuals against the calibrator's models in force.
     mutating func update(_ pairs: [TrafficPairs.Pair], calibrator: SiteCalibrator, priorSigma: Double) {
         var sums = Array(repeating: 0.0, count: offsets.count)
+        // Unclipped, for the spread: clipping pulls a far-off phone's mean in (an 8-dB phone
+        // with 4 dB of noise, clipped at ±8 dB, by about 1.6 dB) and would narrow the spread.
+        var rawSums = Array(repeating: 0.0, count: offsets.count)
         var weights = Array(repeating: 0.0, count: offsets.count)
         for pair in pairs {
             let slot = Int(pair.slot), device = Int(pair.device)
@@ -34,9 +40,11 @@ struct DeviceEffects: Sendable {
             let sigma = model.sigma
             let clipped = min(max(residual, -2 * sigma), 2 * sigma)
             sums[device] += clipped / (sigma * sigma)
+            rawSums[device] += residual / (sigma * sigma)
             weights[device] += 1 / (sigma * sigma)
         }
         let tau = 1 / (priorSigma * priorSigma)
+        spread = DeviceOffsetSpread(sums: rawSums, weights: weights)
         var mean = 0.0, total = 0.0
         for device in offsets.indices {
             offsets[device] = sums[device] / (weights[device] + tau)

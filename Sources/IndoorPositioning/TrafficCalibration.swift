@@ -137,6 +137,10 @@ public struct TrafficCalibration: Sendable {
         public var startScore: Double
         /// Each device's estimated offset from the traffic's average phone, dB.
         public var deviceOffsets: [(device: String?, offset: Double)]
+        /// How far those offsets spread (against the kept models): the prior to position these
+        /// devices with; nil with fewer than two devices heard, or when the starting models
+        /// were kept.
+        public var deviceOffsetSpread: DeviceOffsetSpread?
 
         /// The learned models to give the engine (`PositioningEngine(plan:calibration:)`): the
         /// beacons learned from traffic, plus the given calibration's for the others.
@@ -257,6 +261,7 @@ public struct TrafficCalibration: Sendable {
         return Result(
             calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
             rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
-            deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) }, initial: calibration)
+            deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) },
+            deviceOffsetSpread: best.effects.spread, initial: calibration)
     }
 }

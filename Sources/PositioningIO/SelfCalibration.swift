@@ -56,6 +56,14 @@ public struct SelfCalibration: Sendable {
     /// with them gives what `locate --calibration` gives with the written file.
     public var models: [BeaconIdentity: PathLossModel] { file.models(for: plan) }
 
+    /// The device-offset prior the traffic's devices support (`DeviceOffsetSpread/sigma`, dB),
+    /// rounded to 0.01 dB as ``summary(verbose:)`` prints it, so that `locate --calibration FILE
+    /// --device-offset-sigma S` repeats `locate --self-calibrate`; nil with fewer than two
+    /// devices heard, or when the starting models were kept.
+    public var deviceOffsetSigma: Double? {
+        result.deviceOffsetSpread.map { max(($0.sigma * 100).rounded() / 100, DeviceOffsetSpread.minimumSigma) }
+    }
+
     /// The rounds and the per-beacon table, for standard error, with the device offsets
     /// summarised (count, median, extremes) when there are more than
     /// ``listedDeviceOffsets`` devices.
@@ -106,6 +114,12 @@ public struct SelfCalibration: Sendable {
                 format:
                     "  device offsets from the average phone: %d devices, median %+.1f dB, from %+.1f dB (%@) to %+.1f dB (%@); every device with --verbose\n",
                 offsets.count, median, low.offset, low.device ?? "-", high.offset, high.device ?? "-")
+        }
+        if let spread = result.deviceOffsetSpread, let sigma = deviceOffsetSigma {
+            text += String(
+                format:
+                    "  device offsets spread %.1f dB over %d devices: `locate --self-calibrate` positions them with a %.2f-dB offset prior (--device-offset-sigma)\n",
+                spread.estimate, spread.devices, sigma)
         }
         return text + CalibrationTable(plan: plan, calibration: file).text
     }

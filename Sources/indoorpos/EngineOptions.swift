@@ -53,7 +53,8 @@ struct EngineOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: "Prior standard deviation of the estimated device offset in dB (default 3 with --calibration, else 10).",
+        help:
+            "Prior standard deviation of the estimated device offset in dB (default: with --self-calibrate the spread of the input's devices' offsets, as its summary prints it; else 3 with --calibration, else 10).",
         transform: NumberArgument.parse)
     var deviceOffsetSigma: Double?
 

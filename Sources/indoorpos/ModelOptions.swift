@@ -37,7 +37,9 @@ struct ModelOptions: ParsableArguments {
 
     /// The models to position with: learned from the samples at `rssi` (with `--self-calibrate`;
     /// its summary goes to standard error unless `quiet`), else the calibration file's, else none
-    /// (the plan's values). `configuration` is the engine's; online learning is set on it here.
+    /// (the plan's values). `configuration` is the engine's; online learning is set on it here,
+    /// and with `--self-calibrate` the device-offset prior the traffic's devices support
+    /// (`DeviceOffsetSpread`), unless the options set the offset.
     func models(
         plan: FloorPlan, rssi: String, skipBadRows: Bool, configuration: inout PositioningEngine.Configuration,
         quiet: Bool
@@ -50,6 +52,9 @@ struct ModelOptions: ParsableArguments {
         let learned = try SelfCalibration(
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
+        if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
+            configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
+        }
         return learned.models
     }
 }

@@ -46,7 +46,8 @@ struct MonitorCalibrationTests {
             "--output", site
         ])
         #expect(learned.status == 0, "\(learned.stderr)")
-        let viaFile = try Tool.run(Self.base + ["--calibration", site])
+        let prior = try #require(SelfCalibrationCommandTests.offsetPrior(learned.stderr), "\(learned.stderr)")
+        let viaFile = try Tool.run(Self.base + ["--calibration", site, "--device-offset-sigma", prior])
         let inOne = try Tool.run(Self.base + ["--self-calibrate"])
         let plain = try Tool.run(Self.base)
         #expect(viaFile.status == 0 && inOne.status == 0, "\(inOne.stderr)")

@@ -29,10 +29,12 @@ struct SelfCalibrationCommandTests {
             #expect(entry.fit.measuredPower.isFinite && entry.fit.pathLossExponent > 0)
         }
         #expect(fits.contains { $0.fit.method == "traffic" })
-        // Locating with the written file gives what --self-calibrate gives in one command.
+        // Locating with the written file, and the device-offset prior the summary prints (the
+        // sample's three phones), gives what --self-calibrate gives in one command.
+        let prior = try #require(Self.offsetPrior(learned.stderr), "\(learned.stderr)")
         let viaFile = try Tool.run([
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-            "--calibration", site, "--quiet"
+            "--calibration", site, "--device-offset-sigma", prior, "--quiet"
         ])
         let inOne = try Tool.run([
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
@@ -40,11 +42,25 @@ struct SelfCalibrationCommandTests {
         ])
         #expect(viaFile.status == 0 && inOne.status == 0)
         #expect(viaFile.stdout == inOne.stdout)
+        // Without it the file is positioned with the survey default (3 dB): other positions.
+        let surveyPrior = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", site, "--quiet"
+        ])
+        #expect(surveyPrior.status == 0 && surveyPrior.stdout != inOne.stdout)
         #expect(inOne.stderr.contains("self-calibration:"))
         // describe shows the same table for the learned file.
         let described = try Tool.run(["describe", "--plan", LocateCommandTests.plan, "--calibration", site])
         #expect(described.stdout.contains("calibration against the plan, per beacon:"))
         #expect(described.stdout.contains("traffic"))
+    }
+
+    /// The device-offset prior (dB, as text) that a `calibrate --from-traffic` summary prints.
+    static func offsetPrior(_ summary: String) -> String? {
+        guard let range = summary.range(of: #"with a [0-9.]+-dB offset prior"#, options: .regularExpression) else {
+            return nil
+        }
+        return summary[range].split(separator: " ")[2].replacingOccurrences(of: "-dB", with: "")
     }
 
     @Test("a file in which every beacon kept the plan's values locates exactly as the plan alone")

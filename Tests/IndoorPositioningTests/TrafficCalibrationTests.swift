@@ -92,6 +92,13 @@ struct TrafficCalibrationTests {
                 learned, result.rounds.count, result.keptRound, given, generic, shift))
         #expect(learned <= 1.10 * given)
         #expect(learned < generic)
+        // The phones' offsets spread by 6.26 dB (their sample standard deviation); 600 samples
+        // each leave their means 0.2 dB uncertain, and the positions they are taken at add a little.
+        let spread = try #require(result.deviceOffsetSpread)
+        #expect(spread.devices == 5)
+        #expect(abs(spread.estimate - 6.26) < 0.6, "τ̂ \(spread.estimate) dB")
+        // Five devices: the prior is widened by the standard error of their variance.
+        #expect(spread.sigma > spread.estimate + 1)
     }
 
     @Test("never harmful: on a site whose plan is exact, learning changes RMSE by at most +3 %")
