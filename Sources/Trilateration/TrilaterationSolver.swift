@@ -519,8 +519,10 @@ public struct TrilaterationSolver: Sendable {
     /// after that solve, with the same observations and `offsetTakenOut`) by the mean and
     /// covariance of the detection posterior with the solve's centroid prior: the beacons not
     /// heard as evidence, under ``Configuration/detection``. Nothing happens without a curve, a
-    /// planar fix on a level with an outline, or when the fix is not determined. The fix's
-    /// ``Fix/centroidPriorWeight`` becomes 0 (the covariance is the posterior's own).
+    /// planar fix on a level with an outline, or when the fix is not determined. The fix keeps
+    /// its ``Fix/centroidPriorWeight``: the posterior's covariance includes that prior, which
+    /// comes from the same readings, so a track started at the fix takes its information out
+    /// as it does for an unrefined fix (`PositionMeasurement(startingTrackAt:)`).
     package mutating func refineWithDetectionPosterior(
         _ observations: [BeaconObservation], offsetTakenOut: Double, into fix: inout Fix
     ) {
@@ -529,7 +531,6 @@ public struct TrilaterationSolver: Sendable {
                 observations, subspace: subspace(onLevel: fix.level), detects: true, offsetTakenOut: offsetTakenOut,
                 into: &fix, prior: true)
         else { return }
-        fix.centroidPriorWeight = 0
         fix.constrainedToOutline = false
         constrainToOutline(&fix)
     }

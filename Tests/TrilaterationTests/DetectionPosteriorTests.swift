@@ -140,6 +140,33 @@ import Testing
         #expect(squared.detection < squared.centroid)
     }
 
+    @Test(
+        "a starting fix refined by the posterior keeps the centroid prior's weight, which its covariance includes (a track takes it out)"
+    )
+    func refinedKeepsPriorWeight() throws {
+        let model = DetectionModel(intercept: 1, logDistanceSlope: -1, offsetSlope: 0.05, scanSpread: 0.5)
+        var solver = Self.solver(.detectionPosterior, model: model)
+        solver.configuration.centroidPriorScale = 1
+        let heard = Array(Scene.noiseFree(at: Point3D(x: 6, y: 5, z: 1.2)).prefix(5))
+        var fix = try solver.solve(heard)
+        #expect(fix.status.isDetermined)
+        let weight = fix.centroidPriorWeight
+        #expect(weight > 0)
+        let solved = fix
+        solver.refineWithDetectionPosterior(heard, offsetTakenOut: 0, into: &fix)
+        #expect(fix.position != solved.position && fix.covariance != solved.covariance)
+        // The posterior was formed with the same prior, from the same readings: the weight stays,
+        // so that the information it adds is not counted as the readings' own.
+        #expect(fix.centroidPriorWeight == weight)
+        // Taken out, the variances grow (the information matrix loses w in each axis).
+        let c = fix.covariance
+        let d = c.xx * c.yy - c.xy * c.xy
+        let inverse = (xx: c.yy / d, xy: -c.xy / d, yy: c.xx / d)
+        let det = (inverse.xx - weight) * (inverse.yy - weight) - inverse.xy * inverse.xy
+        #expect(d > 0 && det > 0)
+        #expect((inverse.yy - weight) / det > c.xx && (inverse.xx - weight) / det > c.yy)
+    }
+
     @Test("without a model or the level's beacons, and without an outline, the fallback stays the weighted centroid")
     func needsAModelAndBeacons() throws {
         let heard = Array(Scene.noiseFree(at: Point3D(x: 6, y: 5, z: 1.2)).prefix(2))
