@@ -75,7 +75,10 @@ struct EpochContext: Sendable {
     /// Feeds one tracked epoch to the online learner: the samples of beacons on `level` (set-apart
     /// beacons too: the watch flags the misfit that learning removes), heard at `receiver` with horizontal covariance `covariance` by a device whose
     /// offset is `offset` dB. Nothing happens without learning or when the position is too
-    /// uncertain.
+    /// uncertain. The samples count without a position leverage
+    /// (`SiteCalibrator.observe(…positionFromReadings: false)`): the tracker weighs them with
+    /// λσ², λ its learned noise scale (up to 4), so k²gᵀΣg/σ² would overstate how far the
+    /// position followed them (measured: kolakowski-flat `--learn-online` 1.98 → 2.70 m with it).
     mutating func learn<S: Sequence>(
         _ samples: S, level: Int, receiver: Point3D, covariance: PositionCovariance,
         offset: Double
@@ -91,7 +94,7 @@ struct EpochContext: Sendable {
             } else {
                 learner?.observe(
                     slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,
-                    yy: covariance.yy, deviceOffset: offset)
+                    yy: covariance.yy, deviceOffset: offset, positionFromReadings: false)
             }
         }
     }
@@ -100,7 +103,7 @@ struct EpochContext: Sendable {
     mutating func observe(_ lesson: CrossDeviceEffects.Lesson) {
         learner?.observe(
             slot: lesson.slot, rssi: lesson.rssi, receiver: lesson.receiver, xx: lesson.xx, xy: lesson.xy,
-            yy: lesson.yy, deviceOffset: lesson.deviceOffset)
+            yy: lesson.yy, deviceOffset: lesson.deviceOffset, positionFromReadings: false)
     }
 
     /// Scores a beacon heard in a tracked epoch for the consistency watch (recorded instead in a

@@ -20,7 +20,7 @@ import Foundation
 /// and mean A⁻¹ [(1/σ²)(Σωy, Σωxy) + (μ_P/τ_P², μ_n/τ_n²)]; σ² is the mode of its scaled
 /// inverse-χ² posterior, (ν₀s₀² + Σω r²)/(ν₀ + Σω(1 − h)), with h each sample's leverage
 /// (what its position and device offset, estimated from the same readings, took from its
-/// residual; see ``observe(slot:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:)``).
+/// residual; see ``observe(slot:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:positionFromReadings:)``).
 /// The two are iterated to a fixed point.
 ///
 /// ## The weights ω
@@ -125,29 +125,34 @@ public struct SiteCalibrator: Sendable {
     /// on a device whose offset is `deviceOffset` dB, estimated with variance
     /// `deviceOffsetVariance` dB² (0: known).
     ///
-    /// The position and the offset are taken to be estimates made from readings that include
-    /// this one, so the sample's residual scatters by σ²(1 − h) with its leverage
-    /// h = (k²gᵀΣg + var Δ)/σ² (the hat-matrix diagonal of that estimate; k, g as in
+    /// With `positionFromReadings` (the default) the position and the offset are taken to be
+    /// estimates made from readings that include this one, weighed with the models' σ², so the
+    /// sample's residual scatters by σ²(1 − h) with its leverage h = (k²gᵀΣg + var Δ)/σ² (the
+    /// hat-matrix diagonal of that estimate; k, g as in
     /// ``prediction(slot:model:receiver:xx:xy:yy:)``), and σ² is learned over Σω(1 − h) degrees
-    /// of freedom (``PathLossStatistics/leverage``).
+    /// of freedom (``PathLossStatistics/leverage``). Pass false for a position known otherwise,
+    /// or estimated with other variances (a tracker's, scaled by its learned noise factor):
+    /// then only the offset's variance counts.
     /// - Returns: false (and nothing is learned) for an unknown beacon or a non-finite value.
     @discardableResult
     public mutating func observe(
         _ identity: BeaconIdentity, rssi: Double, receiver: Point3D,
-        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0,
+        positionFromReadings: Bool = true
     ) -> Bool {
         guard let slot = slots[identity] else { return false }
         return observe(
             slot: slot, rssi: rssi, receiver: receiver, xx: xx, xy: xy, yy: yy, deviceOffset: deviceOffset,
-            deviceOffsetVariance: deviceOffsetVariance)
+            deviceOffsetVariance: deviceOffsetVariance, positionFromReadings: positionFromReadings)
     }
 
-    /// ``observe(_:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:)`` by slot (see
-    /// ``slot(of:)``).
+    /// ``observe(_:rssi:receiver:xx:xy:yy:deviceOffset:deviceOffsetVariance:positionFromReadings:)``
+    /// by slot (see ``slot(of:)``).
     @discardableResult
     public mutating func observe(
         slot: Int, rssi: Double, receiver: Point3D,
-        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0
+        xx: Double, xy: Double, yy: Double, deviceOffset: Double = 0, deviceOffsetVariance: Double = 0,
+        positionFromReadings: Bool = true
     ) -> Bool {
         guard beacons.indices.contains(slot), rssi.isFinite, deviceOffset.isFinite,
             receiver.x.isFinite, receiver.y.isFinite, receiver.z.isFinite,
@@ -164,7 +169,7 @@ public struct SiteCalibrator: Sendable {
         let weight = robust * shadowing / variance
         guard weight.isFinite, weight > 0 else { return false }
         // variance − σ² is k²gᵀΣg, the position's share of the prediction's variance.
-        let leverage = (variance - shadowing + deviceOffsetVariance) / shadowing
+        let leverage = ((positionFromReadings ? variance - shadowing : 0) + deviceOffsetVariance) / shadowing
         beacons[slot].statistics.add(distance: distance, rssi: corrected, weight: weight, leverage: leverage)
         return true
     }
