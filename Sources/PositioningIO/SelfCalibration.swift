@@ -118,8 +118,8 @@ public struct SelfCalibration: Sendable {
         if let spread = result.deviceOffsetSpread, let sigma = deviceOffsetSigma {
             text += String(
                 format:
-                    "  device offsets spread %.1f dB over %d devices: `locate --self-calibrate` positions them with a %.2f-dB offset prior (--device-offset-sigma)\n",
-                spread.estimate, spread.devices, sigma)
+                    "  device offsets spread %.1f dB over %d devices: locate --self-calibrate positions them with a %.2f-dB offset prior (--device-offset-sigma %.2f)\n",
+                spread.estimate, spread.devices, sigma, sigma)
         }
         return text + CalibrationTable(plan: plan, calibration: file).text
     }
