@@ -223,6 +223,17 @@ struct SiteCalibratorTests {
         let leverage = learned.beacons.map { $0.statistics.leverage / $0.statistics.weight }
         // Two position coordinates over four readings: a mean leverage near 0.5.
         #expect(leverage.allSatisfy { 0.4 < $0 && $0 < 0.6 }, "\(leverage)")
+        // A position said not to come from these readings counts none (the online learner's).
+        var known = SiteCalibrator(beacons: beacons)
+        known.observe(
+            beacons[0].0, rssi: -70, receiver: Point3D(x: 5, y: 5, z: 1.2), xx: 0.5, xy: 0, yy: 0.5,
+            positionFromReadings: false)
+        known.observe(
+            beacons[0].0, rssi: -70, receiver: Point3D(x: 5, y: 5, z: 1.2), xx: 0.5, xy: 0, yy: 0.5,
+            deviceOffsetVariance: 4, positionFromReadings: false)
+        let s2 = known.beacons[0].model.sigma * known.beacons[0].model.sigma
+        let w = known.beacons[0].statistics.weight / 2
+        #expect(abs(known.beacons[0].statistics.leverage - w * 4 / s2) < 1e-12)
     }
 
     @Test("statistics merge: two halves merged equal the whole, and the calibrator round-trips through JSON")
