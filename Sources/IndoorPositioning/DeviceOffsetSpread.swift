@@ -7,7 +7,8 @@
 /// models (each with variance vᵢ = 1/Σ 1/σⱼ² over its own samples): with s² the mᵢ's sample
 /// variance over the M devices heard and v̄ the mean vᵢ, τ̂² = max(0, s² − v̄). The prior is
 /// ``sigma`` = √(τ̂² + SE), SE = s² √(2/(M − 1)) the standard error of s² for normal mᵢ, so that
-/// a few devices never make it narrower than they support (at least ``minimumSigma``).
+/// a few devices never make it narrower than they support; it is kept within ``minimumSigma``
+/// and ``maximumSigma``.
 public struct DeviceOffsetSpread: Sendable, Hashable {
     /// √(τ̂² + SE), dB: the prior standard deviation of a device's offset.
     public var sigma: Double
@@ -18,6 +19,11 @@ public struct DeviceOffsetSpread: Sendable, Hashable {
 
     /// The smallest ``sigma``, dB: a numerical floor for traffic whose devices all read alike.
     public static let minimumSigma = 0.1
+    /// The largest ``sigma``, dB: the engine's prior for a phone of unknown make on an
+    /// uncalibrated plan (`PositioningEngine.Configuration.uncalibratedOffsetSigma`, 10 dB).
+    /// Phones differ by up to about ±10 dB; a wider spread says more about traffic the models
+    /// do not fit than about phones.
+    public static let maximumSigma = PositioningEngine.Configuration.uncalibratedOffsetSigma
 
     /// The spread from each device's Σ rᵢ/σᵢ² (`sums`, dB⁻¹) and Σ 1/σᵢ² (`weights`, dB⁻²), one
     /// entry per device; devices without samples (weight 0) are left out. Nil with fewer than two
@@ -37,7 +43,7 @@ public struct DeviceOffsetSpread: Sendable, Hashable {
         let tau2 = max(0, s2 - meanVariance)
         let sigma = (tau2 + s2 * (2 / (m - 1)).squareRoot()).squareRoot()
         guard sigma.isFinite, tau2.isFinite else { return nil }
-        self.sigma = max(sigma, Self.minimumSigma)
+        self.sigma = min(max(sigma, Self.minimumSigma), Self.maximumSigma)
         estimate = tau2.squareRoot()
         devices = means.count
     }

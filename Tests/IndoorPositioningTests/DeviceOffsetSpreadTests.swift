@@ -45,7 +45,9 @@ struct DeviceOffsetSpreadTests {
         #expect(spread.sigma > spread.estimate)
     }
 
-    @Test("fewer than two devices heard, or none with samples: no spread; identical devices: the floor")
+    @Test(
+        "fewer than two devices heard, or none with samples: no spread; identical devices: the floor; a huge spread: the uncalibrated prior"
+    )
     func edges() {
         #expect(DeviceOffsetSpread(sums: [], weights: []) == nil)
         #expect(DeviceOffsetSpread(sums: [4], weights: [2]) == nil)
@@ -54,5 +56,10 @@ struct DeviceOffsetSpreadTests {
         let same = DeviceOffsetSpread(sums: [2, 2, 2], weights: [1e12, 1e12, 1e12])
         #expect(same?.sigma == DeviceOffsetSpread.minimumSigma)
         #expect(same?.devices == 3)
+        // Devices 60 dB apart: the estimate says so, the prior stops at the uncalibrated one's.
+        let wide = devices(count: 50, tau: 60, sigma: 5, samples: 20, seed: 3)
+        let spread = DeviceOffsetSpread(sums: wide.sums, weights: wide.weights)
+        #expect((spread?.estimate ?? 0) > 40)
+        #expect(spread?.sigma == 10)
     }
 }
