@@ -56,12 +56,12 @@ public struct SelfCalibration: Sendable {
     /// with them gives what `locate --calibration` gives with the written file.
     public var models: [BeaconIdentity: PathLossModel] { file.models(for: plan) }
 
-    /// The device-offset prior the traffic's devices support (`DeviceOffsetSpread/sigma`, dB),
-    /// rounded to 0.01 dB as ``summary(verbose:)`` prints it, so that `locate --calibration FILE
-    /// --device-offset-sigma S` repeats `locate --self-calibrate`; nil with fewer than two
-    /// devices heard, or when the starting models were kept.
+    /// The device-offset prior the traffic's devices support (`DeviceOffsetSpread/sigma`, 0.1 to
+    /// 10 dB), rounded to 0.01 dB as ``summary(verbose:)`` prints it, so that `locate
+    /// --calibration FILE --device-offset-sigma S` repeats `locate --self-calibrate`; nil with
+    /// fewer than two devices heard, or when the starting models were kept.
     public var deviceOffsetSigma: Double? {
-        result.deviceOffsetSpread.map { max(($0.sigma * 100).rounded() / 100, DeviceOffsetSpread.minimumSigma) }
+        result.deviceOffsetSpread.map { ($0.sigma * 100).rounded() / 100 }
     }
 
     /// The rounds and the per-beacon table, for standard error, with the device offsets

@@ -126,7 +126,10 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     }
 
     /// The beacons of scan `i` in the flat arrays.
-    private func beaconRange(of i: Int) -> Range<Int> { (i == 0 ? 0 : ends[i - 1])..<ends[i] }
+    private func beaconRange(of i: Int) -> Range<Int> { Self.beaconRange(of: i, ends: ends) }
+
+    /// The beacons of scan `i` in flat arrays whose scans end at `ends`.
+    private static func beaconRange(of i: Int, ends: [Int]) -> Range<Int> { (i == 0 ? 0 : ends[i - 1])..<ends[i] }
 
     /// The scans' indices in the sample's order: by key, then by content (so that equal keys
     /// still sort alike): offset, beacon count, then each beacon's ln d and heard (missed first).
@@ -147,18 +150,18 @@ public struct DetectionScans: Sendable, Hashable, Codable {
     /// storage (its capacity kept, so that refilling it allocates nothing).
     private mutating func prune() {
         let kept = Array(sampleOrder().prefix(Self.capacity))
-        let old = (keys, offsets, ends, logDistances, heard)
+        let (oldKeys, oldOffsets, oldEnds, oldLogDistances, oldHeard) = (keys, offsets, ends, logDistances, heard)
         keys.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         logDistances.removeAll(keepingCapacity: true)
         heard.removeAll(keepingCapacity: true)
         for i in kept {
-            let beacons = (i == 0 ? 0 : old.2[i - 1])..<old.2[i]
-            keys.append(old.0[i])
-            offsets.append(old.1[i])
-            logDistances += old.3[beacons]
-            heard += old.4[beacons]
+            let beacons = Self.beaconRange(of: i, ends: oldEnds)
+            keys.append(oldKeys[i])
+            offsets.append(oldOffsets[i])
+            logDistances += oldLogDistances[beacons]
+            heard += oldHeard[beacons]
             ends.append(logDistances.count)
         }
         cutoff = keys.last
