@@ -247,18 +247,24 @@ struct DeviceTrack: Sendable {
             reports.append(
                 report(
                     time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
-                    offset: offset))
+                    offset: offset, maximumVariance: setup.tracker.maximumPositionVariance))
             return
         }
         switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
         case .notStarted:
             // No track yet and no determined fix to start one: the fix as it is (a fallback).
             context.statistics.fallbackReports += 1
-            reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
+            reports.append(
+                report(
+                    time: end, fix: fix, floor: floor, offset: offset,
+                    maximumVariance: setup.tracker.maximumPositionVariance))
         case .refused:
             // The track was retired: the fix stands in, when it is determined.
             if fix.status.isDetermined {
-                reports.append(report(time: end, fix: fix, floor: floor, offset: offset))
+                reports.append(
+                    report(
+                        time: end, fix: fix, floor: floor, offset: offset,
+                        maximumVariance: setup.tracker.maximumPositionVariance))
             } else {
                 context.statistics.epochsRefused += 1
             }
@@ -323,6 +329,8 @@ struct DeviceTrack: Sendable {
         }
         // The fix a track starts at is the detection posterior's mean once there is a curve
         // (recorded above at the maximum-likelihood position, which the curve was learned from).
+        // Not with tracking off: refining every epoch of a walk made kolakowski-flat's survey
+        // walk worse (calibrated, 1.80 -> 1.90 m; Docs/Trilateration.md), and every epoch would pay it.
         if tracker != nil || !fix.status.isDetermined { return true }
         let site = context.site.configuration
         if site.tracking == .kalman && site.solver.fallback == .detectionPosterior {
@@ -534,11 +542,27 @@ struct DeviceTrack: Sendable {
         return chosen
     }
 
-    private mutating func report(time: Double, fix: Fix, floor: Floor, offset: Double) -> PositionReport {
-        PositionReport(
+    /// The report of an epoch's fix as it is (tracking off, a fallback before a track starts, or
+    /// a fix standing in for a retired track). A determined fix claims the covariance its
+    /// readings support on their own, the one a track would start with
+    /// (`PositionMeasurement(startingTrackAt:time:maximumVariance:)`: the centroid prior's
+    /// information out, scaled by max(1, χ²/dof), variances at most `maximumVariance` m²); a
+    /// fallback keeps its own.
+    private mutating func report(
+        time: Double, fix: Fix, floor: Floor, offset: Double, maximumVariance: Double
+    ) -> PositionReport {
+        var covariance = fix.covariance
+        if fix.status.isDetermined {
+            let alone = PositionMeasurement(startingTrackAt: fix, time: time, maximumVariance: maximumVariance)
+            covariance.xx = alone.covarianceXX
+            covariance.xy = alone.covarianceXY
+            covariance.yy = alone.covarianceYY
+        }
+        return PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            covariance: fix.covariance,
-            zone: zones.update(time: time, position: fix.position.planar, accuracy: fix.accuracy, floor: floor),
+            covariance: covariance,
+            zone: zones.update(
+                time: time, position: fix.position.planar, accuracy: covariance.horizontalRadius, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
     }

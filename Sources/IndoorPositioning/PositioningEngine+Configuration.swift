@@ -57,7 +57,8 @@ extension PositioningEngine {
         /// `ShadowingModel/independent` treats every sample's error as independent.
         public var shadowing: ShadowingModel
         /// Learn every beacon's path-loss model from the traffic while positioning (see
-        /// ``OnlineLearning``); nil (the default) keeps the models fixed.
+        /// ``OnlineLearning``); nil (the default) keeps the models fixed. It learns from tracked
+        /// epochs and needs ``TrackingMode/kalman`` (``validate()`` refuses it with `.none`).
         public var learning: OnlineLearning?
 
         /// The engine's default solver settings: maximum likelihood with a centroid prior of
@@ -183,6 +184,9 @@ extension PositioningEngine {
             }
             if lag > 0 && tracking == .none {
                 throw .invalidConfiguration("lag refines tracked positions; it needs Kalman tracking")
+            }
+            if learning != nil && tracking == .none {
+                throw .invalidConfiguration("learning learns from tracked epochs; it needs Kalman tracking")
             }
             if let compactAfter, !(compactAfter.isFinite && compactAfter > 0) {
                 throw .invalidConfiguration("compactAfter must be a positive number of seconds, got \(compactAfter)")

@@ -160,7 +160,8 @@ public struct TrafficCalibration: Sendable {
     ///   - calibration: models to start from and centre the priors on (a survey); the plan's
     ///     values where empty.
     ///   - configuration: the engine settings the batch is located with (history recording is
-    ///     switched on).
+    ///     switched on, and Kalman tracking whatever ``PositioningEngine/Configuration/tracking``
+    ///     says: the samples are paired with smoothed tracks, which untracked fixes do not have).
     ///   - settings: how the rounds run and stop.
     /// - Throws: ``PositioningError`` for bad settings, a plan without beacons, or traffic in
     ///   which no sample could be paired with a position (``PositioningError/noUsableTraffic(_:)``).
@@ -177,6 +178,9 @@ public struct TrafficCalibration: Sendable {
         var calibrator = SiteCalibrator(beacons: beacons, calibration: calibration, settings: settings.calibrator)
         var configuration = configuration
         configuration.recordsHistory = true
+        // Untracked (`.none`) would leave no smoothed track to pair a sample with, and nothing
+        // to learn from; the models learned are then the same as for a tracked run.
+        configuration.tracking = .kalman
         // Its rounds position the traffic with weighted-centroid fallbacks: a detection curve
         // learned in every round would cost a fit and its tables per round, and fallbacks are
         // too uncertain to teach a model anyway; the locating after it learns the curve.

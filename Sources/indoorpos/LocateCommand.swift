@@ -71,6 +71,7 @@ struct LocateCommand: ParsableCommand {
         guard idleRelease.isFinite, idleRelease >= 0 else {
             throw ValidationError("--idle-release must be a number of seconds, 0 or more, got \(idleRelease)")
         }
+        try modelOptions.validate(with: engine)
         if smooth && engine.tracker == .none { throw ValidationError("--smooth needs --tracker kalman") }
         if smooth && engine.lag > 0 {
             throw ValidationError(

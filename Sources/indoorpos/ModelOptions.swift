@@ -32,6 +32,15 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
+    /// The checks against the engine's options: online learning learns from tracked epochs, so
+    /// with `--tracker none` it would learn nothing (`--self-calibrate` learns with the tracker
+    /// whatever `--tracker` says, and then positions as it says).
+    func validate(with engine: EngineOptions) throws {
+        if learnOnline && engine.tracker == .none {
+            throw ValidationError("--learn-online learns from the tracked positions; it needs --tracker kalman")
+        }
+    }
+
     /// The calibration file, as an input that no output may overwrite.
     var inputs: [String] { calibration.map { [$0] } ?? [] }
 

@@ -111,6 +111,7 @@ struct MonitorCommand: ParsableCommand {
     func validate() throws {
         if let problem = hysteresis.problem { throw ValidationError("hysteresis: \(problem)") }
         if assume == .satisfied { throw ValidationError("--assume must be unsatisfied or unknown") }
+        try modelOptions.validate(with: engine)
     }
 
     func run() throws {

@@ -15,6 +15,10 @@ struct OptionConflictTests {
             ),
             (["--lag", "2", "--tracker", "none"], "--lag refines the tracked positions; it needs --tracker kalman"),
             (
+                ["--learn-online", "--tracker", "none"],
+                "--learn-online learns from the tracked positions; it needs --tracker kalman"
+            ),
+            (
                 ["--lag", "2", "--smooth"],
                 "--smooth already uses every later sample; --lag is for output that cannot wait for the end"
             ),

@@ -82,7 +82,16 @@ struct PlanConfigurationTests {
         #expect(abs(fix.position.z - (3.5 + 1.82)) < 1e-12)
         #expect(abs(first.position.z - fix.position.z) < 1e-12)
         #expect(first.position.planar.distance(to: fix.position.planar) < 1e-6)
-        #expect(abs(first.accuracy - fix.accuracy) < 1e-6)
+        // Reported with the covariance its readings support on their own, as a track would
+        // start: the centroid prior's information w I out, then scaled by max(1, χ²/dof).
+        let c = fix.covariance, w = fix.centroidPriorWeight
+        #expect(w > 0 && fix.degreesOfFreedom > 0)
+        let det = c.xx * c.yy - c.xy * c.xy
+        let j = (xx: c.yy / det - w, xy: -c.xy / det, yy: c.xx / det - w)
+        let factor = max(1, fix.chiSquare / Double(fix.degreesOfFreedom))
+        let expected = ((j.xx + j.yy) / (j.xx * j.yy - j.xy * j.xy) * factor).squareRoot()
+        #expect(abs(first.accuracy - expected) < 1e-6 * expected)
+        #expect(first.accuracy > fix.accuracy)
         // With the library's 1.2 m default the fix differs: the height matters.
         var plain = TrilaterationSolver()
         let wrong = try plain.solve(observations)

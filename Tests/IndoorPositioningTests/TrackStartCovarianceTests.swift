@@ -65,4 +65,36 @@ struct TrackStartCovarianceTests {
         let same = PositionMeasurement(startingTrackAt: fallback, time: 0, maximumVariance: 100)
         #expect(same.covarianceXX == 9 && same.covarianceXY == 1 && same.covarianceYY == 4)
     }
+
+    @Test("with tracking off a determined fix is reported with that covariance: each scan as a track's first report")
+    func untrackedFixes() throws {
+        // Single scans, one device each, with weighted-centroid fallbacks (no detection curve,
+        // so a track starts at the solver's fix): each device's only report is the fix in both
+        // modes, and only the timestamp differs (a snapshot stands for its window's middle).
+        let (site, samples, _) = try EngineDetectionLearningTests.scans(count: 300, seed: 14)
+        var tracked = PositioningEngine.Configuration()
+        tracked.solver.fallback = .weightedCentroid
+        var untracked = tracked
+        untracked.tracking = .none
+        let raw = try PositioningEngine.locate(samples, plan: site.plan, configuration: untracked)
+        let first = try PositioningEngine.locate(samples, plan: site.plan, configuration: tracked)
+        #expect(raw.count == first.count)
+        let byDevice = Dictionary(uniqueKeysWithValues: first.map { ($0.device ?? "", $0) })
+        var fixes = 0
+        for report in raw {
+            let other = try #require(byDevice[report.device ?? ""])
+            #expect(other.timestamp - report.timestamp == 0.5)
+            #expect(report.position == other.position)
+            let (c, d) = (report.covariance, other.covariance)
+            let scale = c.xx + c.yy
+            #expect(
+                abs(c.xx - d.xx) <= 1e-9 * scale && abs(c.xy - d.xy) <= 1e-9 * scale && abs(c.yy - d.yy) <= 1e-9 * scale
+            )
+            if report.source == .fix {
+                #expect(other.source == .tracked)
+                fixes += 1
+            }
+        }
+        #expect(fixes > 50, "\(fixes) determined fixes")
+    }
 }

@@ -167,6 +167,18 @@ struct TrafficCalibrationTests {
         #expect(result.estimates.filter { $0.source == .traffic }.count == 7)
     }
 
+    @Test("untracked settings learn what tracked ones do: the rounds pair samples with smoothed tracks either way")
+    func untrackedConfiguration() throws {
+        let (plan, _, samples) = try Self.traffic(models: Self.truth, offsets: [0, 4], duration: 60)
+        var untracked = PositioningEngine.Configuration()
+        untracked.tracking = .none
+        let settings = TrafficCalibration.Settings(heldOutFolds: 4)
+        let tracked = try TrafficCalibration.learn(samples, plan: plan, settings: settings)
+        let raw = try TrafficCalibration.learn(samples, plan: plan, configuration: untracked, settings: settings)
+        #expect(tracked.keptRound > 0)
+        #expect(raw.models == tracked.models && raw.keptRound == tracked.keptRound)
+    }
+
     @Test("bad input: no samples, or a plan whose beacons are never heard, is one clear error")
     func badInput() throws {
         let (plan, _, _) = try Self.traffic(models: nil, offsets: [0], duration: 30)
@@ -313,5 +325,14 @@ struct OnlineLearningTests {
         #expect(throws: PositioningError.self) { try PositioningEngine(plan: plan, configuration: configuration) }
         configuration.learning = OnlineLearning(maximumAccuracy: .nan)
         #expect(throws: PositioningError.self) { try PositioningEngine(plan: plan, configuration: configuration) }
+        // It learns from tracked epochs: without a tracker it would learn nothing, silently.
+        configuration.learning = OnlineLearning()
+        configuration.tracking = .none
+        do {
+            _ = try PositioningEngine(plan: plan, configuration: configuration)
+            Issue.record("online learning without tracking should be refused")
+        } catch {
+            #expect(error.description.contains("it needs Kalman tracking"))
+        }
     }
 }
