@@ -49,6 +49,17 @@ struct SelfCalibrationCommandTests {
         ])
         #expect(surveyPrior.status == 0 && surveyPrior.stdout != inOne.stdout)
         #expect(inOne.stderr.contains("self-calibration:"))
+        // Untracked, it learns the same models (learning always tracks) and positions untracked.
+        let untracked = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--self-calibrate", "--tracker", "none", "--quiet"
+        ])
+        let untrackedViaFile = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", site, "--device-offset-sigma", prior, "--tracker", "none", "--quiet"
+        ])
+        #expect(untracked.status == 0, "\(untracked.stderr)")
+        #expect(untracked.stdout == untrackedViaFile.stdout && untracked.stdout.contains(",fix,"))
         // describe shows the same table for the learned file.
         let described = try Tool.run(["describe", "--plan", LocateCommandTests.plan, "--calibration", site])
         #expect(described.stdout.contains("calibration against the plan, per beacon:"))
