@@ -6,6 +6,8 @@
 # position marker moved and the pictures differ. As root on Debian it installs Chromium when it is
 # missing; elsewhere without Chromium it is skipped with a message.
 #   usage: Scripts/check-replay.sh [OUTPUT_DIR]   (default: .build/replay-check)
+#   BUILD_FLAGS="-c release …" builds and runs that configuration's indoorpos (Scripts/test.sh
+#   passes its own, so that no second build is made); default: the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/replay-check}"
@@ -25,8 +27,9 @@ fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 bash Scripts/ensure-lapack.sh
-swift build --product indoorpos >&2
-bin="$(swift build --show-bin-path)/indoorpos"
+read -ra build_flags <<< "${BUILD_FLAGS:-}"
+swift build ${build_flags[@]+"${build_flags[@]}"} --product indoorpos >&2
+bin="$(swift build ${build_flags[@]+"${build_flags[@]}"} --show-bin-path)/indoorpos"
 examples=Docs/Examples
 "$bin" locate --plan $examples/office-plan.json --rssi $examples/office-rssi.csv \
     --calibration $examples/office-calibration.json --quiet --output "$out/fixes.csv"
