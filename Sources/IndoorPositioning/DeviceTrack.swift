@@ -233,7 +233,28 @@ struct DeviceTrack: Sendable {
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
         guard solveFix(level: level, offset: offset, end: end, context: &context) else {
-            context.statistics.epochsWithoutFix += 1
+            // No fix from beacons of this floor: every one heard is set apart by the watch, or
+            // the solver failed. A running track still reports, predicted to the epoch's end (it
+            // takes no sample of a set-apart beacon anyway), so that learning models, which lets
+            // the watch set beacons apart, never costs a position a plan-values run reports. (A
+            // phone that hears no beacon of the floor at all, as in the floor rule's dwell, is
+            // counted without a fix.)
+            guard context.configuration.tracking == .kalman, tracker != nil,
+                touched.contains(where: { table[$0].beacon.level == level })
+            else {
+                context.statistics.epochsWithoutFix += 1
+                return
+            }
+            fix.status = .fallback(.unsolved)
+            fix.rejectedBeacons.removeAll(keepingCapacity: true)
+            switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
+            case .tracked(let current):
+                reportTracked(
+                    current, samples: samples, end: end, level: level, floor: floor, context: &context,
+                    into: &reports)
+            case .notStarted, .refused:
+                context.statistics.epochsRefused += 1
+            }
             return
         }
         if fix.status.isDetermined, fix.degreesOfFreedom > 0, fix.chiSquare.isFinite, fix.chiSquare >= 0 {
@@ -318,6 +339,19 @@ struct DeviceTrack: Sendable {
                 BeaconObservation(
                     identity: entry.beacon.identity, position: entry.beacon.position, level: level,
                     model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
+        }
+        // A device without a track that hears only set-apart beacons is placed by them (doubted
+        // readings rather than none: a plan-values run would report it); a running track
+        // predicts instead (``closeCausalEpoch(end:context:into:)``).
+        if observations.isEmpty && tracker == nil {
+            for slot in touched where table[slot].beacon.level == level {
+                let entry = table[slot]
+                observations.append(
+                    BeaconObservation(
+                        identity: entry.beacon.identity, position: entry.beacon.position, level: level,
+                        model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset,
+                        count: counts[slot]))
+            }
         }
         // A fallback fix is reported only by a device without a track, or with tracking off.
         let reported = tracker == nil || context.configuration.tracking == .none

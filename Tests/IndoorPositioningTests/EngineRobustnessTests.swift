@@ -69,6 +69,77 @@ struct EngineRobustnessTests {
         #expect(setApart / n >= 0.75)
     }
 
+    @Test("an epoch that hears only a set-apart beacon still reports the track, predicted, as with the watch off")
+    func onlySetApartBeaconHeard() throws {
+        let beacon = 0
+        let clean = try SimulatedSite(seed: 2)
+        let b = clean.walk.beacons[beacon]
+        let dx = 12 - b.x, dy = 8 - b.y, length = (dx * dx + dy * dy).squareRoot()
+        let site = try SimulatedSite(seed: 2, misplaced: (beacon, Point2D(x: -6 * dx / length, y: -6 * dy / length)))
+        let misplaced = SimulatedSite.identity(beacon)
+        let samples = site.samples.sorted { $0.timestamp < $1.timestamp }
+        // When is the beacon set apart, and which epochs (their ends) follow?
+        var engine = try PositioningEngine(plan: site.plan, calibration: site.survey)
+        var ends: [Double] = []
+        var apartSince: Double?
+        for sample in samples {
+            engine.push(sample)
+            for report in engine.pull() {
+                ends.append(report.timestamp)
+                if apartSince == nil, engine.inconsistentBeacons.contains(misplaced) { apartSince = report.timestamp }
+            }
+        }
+        let since = try #require(apartSince)
+        // Ten later epochs in which only the misplaced beacon is heard (every other beacon's
+        // samples of those seconds taken out).
+        let quiet = ends.filter { $0 > since + 5 }.prefix(40).enumerated().filter { $0.offset % 4 == 0 }.map(\.element)
+        try #require(quiet.count == 10)
+        var thinned = samples.filter { s in
+            s.identity == misplaced || !quiet.contains { s.timestamp >= $0 - 1 && s.timestamp < $0 }
+        }
+        for end in quiet { try #require(thinned.contains { $0.timestamp >= end - 1 && $0.timestamp < end }) }
+        // A phone that appears in the first of those seconds and hears only the set-apart beacon.
+        let newcomer = thinned.filter { $0.timestamp >= quiet[0] - 1 && $0.timestamp < quiet[0] }.map {
+            RSSISample(timestamp: $0.timestamp, identity: $0.identity, rssi: $0.rssi, device: "newcomer")
+        }
+        try #require(!newcomer.isEmpty)
+        thinned = (thinned + newcomer).sorted { $0.timestamp < $1.timestamp }
+
+        var watched = try PositioningEngine(plan: site.plan, calibration: site.survey)
+        var reports: [PositionReport] = []
+        var apartAtQuiet = 0
+        for sample in thinned {
+            watched.push(sample)
+            for report in watched.pull() {
+                reports.append(report)
+                if quiet.contains(report.timestamp), watched.inconsistentBeacons.contains(misplaced) { apartAtQuiet += 1 }
+            }
+        }
+        reports += watched.finish()
+        var off = PositioningEngine.Configuration()
+        off.excludesInconsistentBeacons = false
+        let unwatched = try PositioningEngine.locate(thinned, plan: site.plan, calibration: site.survey, configuration: off)
+        // The beacon stayed set apart through those epochs, and each of them was still reported:
+        // the track predicted, fusing no sample.
+        #expect(apartAtQuiet >= 8)
+        #expect(watched.statistics.epochsWithoutFix == 0)
+        #expect(reports.count == unwatched.count)
+        let atQuiet = reports.filter { quiet.contains($0.timestamp) && $0.device == nil }
+        #expect(atQuiet.count == 10)
+        #expect(atQuiet.filter { $0.beaconCount == 0 }.count == apartAtQuiet)
+        #expect(atQuiet.filter { $0.device == nil }.allSatisfy { $0.source == .tracked && $0.accuracy.isFinite })
+        // The newcomer has no track to predict: the set-apart beacon places it, as it does with
+        // the watch off.
+        #expect(reports.filter { $0.device == "newcomer" }.count == 1)
+        #expect(unwatched.filter { $0.device == "newcomer" }.count == 1)
+        // A predicted report is no more confident than the one before it.
+        let walker = reports.filter { $0.device == nil }
+        for report in atQuiet where report.beaconCount == 0 {
+            let index = try #require(walker.firstIndex { $0.timestamp == report.timestamp })
+            #expect(report.accuracy >= walker[index - 1].accuracy)
+        }
+    }
+
     @Test("on the plan's generic values no beacon is set apart, a misplaced one neither: it is only weighed down")
     func genericValues() throws {
         for seed: UInt64 in [1, 2, 3, 4] {
