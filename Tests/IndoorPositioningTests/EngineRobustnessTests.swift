@@ -112,13 +112,16 @@ struct EngineRobustnessTests {
             watched.push(sample)
             for report in watched.pull() {
                 reports.append(report)
-                if quiet.contains(report.timestamp), watched.inconsistentBeacons.contains(misplaced) { apartAtQuiet += 1 }
+                if quiet.contains(report.timestamp), watched.inconsistentBeacons.contains(misplaced) {
+                    apartAtQuiet += 1
+                }
             }
         }
         reports += watched.finish()
         var off = PositioningEngine.Configuration()
         off.excludesInconsistentBeacons = false
-        let unwatched = try PositioningEngine.locate(thinned, plan: site.plan, calibration: site.survey, configuration: off)
+        let unwatched = try PositioningEngine.locate(
+            thinned, plan: site.plan, calibration: site.survey, configuration: off)
         // The beacon stayed set apart through those epochs, and each of them was still reported:
         // the track predicted, fusing no sample.
         #expect(apartAtQuiet >= 8)
