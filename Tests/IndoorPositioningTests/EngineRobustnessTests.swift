@@ -130,7 +130,7 @@ struct EngineRobustnessTests {
         let atQuiet = reports.filter { quiet.contains($0.timestamp) && $0.device == nil }
         #expect(atQuiet.count == 10)
         #expect(atQuiet.filter { $0.beaconCount == 0 }.count == apartAtQuiet)
-        #expect(atQuiet.filter { $0.device == nil }.allSatisfy { $0.source == .tracked && $0.accuracy.isFinite })
+        #expect(atQuiet.allSatisfy { $0.source == .tracked && $0.accuracy.isFinite })
         // The newcomer has no track to predict: the set-apart beacon places it, as it does with
         // the watch off.
         #expect(reports.filter { $0.device == "newcomer" }.count == 1)
