@@ -17,6 +17,8 @@ generic −59 dBm at 1 m, n = 2. What the radio does differs per site:
 - `shelves`: 24 beacons on a grid among bookshelves: a fixed spatial shadowing field per beacon
   (6 dB, correlation length 2 m, random Fourier features), three phones 8 dB apart.
 - `static`: a phone held at 5 points for 2 minutes each, 7 beacons, `spread`'s radio.
+- `scans`: 900 single scans at random points of a 17 × 11 m office (22 beacons, two walls),
+  each its own device, phones in three groups 8 dB apart: a site like uji-geo.
 - `floor`: n ~ U(2.8, 3.6) with a receiver sensitivity of −88 dBm (far beacons unheard, the
   ones heard biased strong), 20 beacons on a grid.
 
@@ -115,6 +117,11 @@ def make_site(name, rng):
         pos = [(1, 1), (11, 0.5), (19, 1), (19.5, 11), (10, 11.5), (0.5, 11), (10, 6)]
         beacons = [dict(x=x, y=y, z=2.5, p0=rng.normal(-59, 5), n=rng.uniform(1.6, 3.2)) for x, y in pos]
         return Site(name, 20, 12, beacons)
+    if name == "scans":
+        pos = [(x, y) for x, y in grid(17, 11, 6, 4)][:22]
+        beacons = [dict(x=x, y=y, z=2.5, p0=rng.normal(-62, 4), n=rng.uniform(1.8, 3.0)) for x, y in pos]
+        walls = [((6, 0), (6, 7)), ((11, 4), (11, 11))]
+        return Site(name, 17, 11, beacons, walls=walls)
     if name == "floor":
         pos = grid(40, 25, 5, 4)
         beacons = [dict(x=x, y=y, z=2.5, p0=rng.normal(-59, 3), n=rng.uniform(2.8, 3.6)) for x, y in pos]
@@ -151,8 +158,30 @@ def static_points(rng, site, rate):
     return out
 
 
+def scans(rng, site, count=900):
+    """Single scans, each its own device at its own point: one reading per beacon heard (above
+    −92 dBm, and then 80 % of the time), phones in three groups 8 dB apart (as uji-geo's three
+    transmit powers), 4 dB of shadowing."""
+    samples, truth = [], []
+    for k in range(count):
+        device = f"scan{k + 1:04d}"
+        x, y = rng.uniform(0.5, site.width - 0.5), rng.uniform(0.5, site.height - 0.5)
+        offset = 8.0 * (k % 3 - 1) + rng.normal(0, 1)
+        truth += [(0.0, device, x, y), (10.0, device, x, y)]
+        for j, b in enumerate(site.beacons):
+            d = math.sqrt((x - b["x"]) ** 2 + (y - b["y"]) ** 2 + (RECEIVER_Z - b["z"]) ** 2)
+            rssi = b["p0"] - 10 * b["n"] * math.log10(max(d, 0.1)) + offset + rng.normal(0, 4)
+            rssi -= 6.0 * crossings((x, y), (b["x"], b["y"]), site.walls)
+            if rssi >= -92 and rng.uniform() < 0.8:
+                samples.append((0.5, device, j + 1, round(rssi)))
+    samples.sort(key=lambda s: (s[0], s[1], s[2]))
+    return samples, truth
+
+
 def traffic(rng, site, name):
     """(samples, truth) for the site's phones."""
+    if name == "scans":
+        return scans(rng, site)
     sensitivity = -88.0 if name == "floor" else -100.0
     phones = {"shelves": [-8.0, 0.0, 8.0]}.get(name)
     if phones is None:
@@ -243,7 +272,7 @@ def binary():
 
 def main():
     args = sys.argv[1:]
-    seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "floor"], ".build/site-stress"
+    seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "floor", "scans"], ".build/site-stress"
     while args:
         a = args.pop(0)
         if a == "--seed":

@@ -51,6 +51,32 @@ class SiteStressTests(unittest.TestCase):
             for r in truth:
                 self.assertTrue(0 <= float(r["x"]) <= site.width and 0 <= float(r["y"]) <= site.height)
 
+    def test_scans_are_single_scans_of_three_phone_groups(self):
+        with tempfile.TemporaryDirectory() as directory:
+            site_stress.generate("scans", 2, directory)
+            rows = read_rows(os.path.join(directory, "rssi.csv"))
+            self.assertEqual({r["timestamp"] for r in rows}, {"0.500"})
+            per_device = {}
+            for r in rows:
+                per_device.setdefault(r["device"], set()).add(r["minor"])
+            self.assertLessEqual(len(per_device), 900)
+            self.assertGreater(len(per_device), 800)
+            # One reading per beacon heard in a scan.
+            self.assertEqual(sum(len(v) for v in per_device.values()), len(rows))
+            truth = read_rows(os.path.join(directory, "truth.csv"))
+            points = {}
+            for r in truth:
+                points.setdefault(r["device"], set()).add((r["x"], r["y"]))
+            self.assertTrue(all(len(p) == 1 for p in points.values()), "each scan holds one point")
+            # The three groups read about 8 dB apart: compare the mean reading of the scans
+            # k = 0, 1, 2 (mod 3) of the beacons they share (same positions on average).
+            means = [[], [], []]
+            for r in rows:
+                means[(int(r["device"][4:]) - 1) % 3].append(int(r["rssi"]))
+            m = [float(np.mean(v)) for v in means]
+            self.assertGreater(m[2] - m[0], 8)  # 16 dB apart, less what the −92 dBm cut removes
+            self.assertLess(m[0], m[1])
+
     def test_same_seed_same_bytes(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             site_stress.generate("walls", 3, a)
