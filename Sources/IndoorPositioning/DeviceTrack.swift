@@ -232,13 +232,14 @@ struct DeviceTrack: Sendable {
         }
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
-        guard solveFix(level: level, offset: offset, end: end, context: &context) else {
+        if !solveFix(level: level, offset: offset, end: end, context: &context) {
             // No fix from beacons of this floor: every one heard is set apart by the watch, or
             // the solver failed. A running track still reports, predicted to the epoch's end (it
             // takes no sample of a set-apart beacon anyway), so that learning models, which lets
             // the watch set beacons apart, never costs a position a plan-values run reports. (A
             // phone that hears no beacon of the floor at all, as in the floor rule's dwell, is
-            // counted without a fix.)
+            // counted without a fix.) The fix is marked unsolved: it neither verifies the track
+            // nor stands in for it below.
             guard context.configuration.tracking == .kalman, tracker != nil,
                 touched.contains(where: { table[$0].beacon.level == level })
             else {
@@ -247,15 +248,6 @@ struct DeviceTrack: Sendable {
             }
             fix.status = .fallback(.unsolved)
             fix.rejectedBeacons.removeAll(keepingCapacity: true)
-            switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
-            case .tracked(let current):
-                reportTracked(
-                    current, samples: samples, end: end, level: level, floor: floor, context: &context,
-                    into: &reports)
-            case .notStarted, .refused:
-                context.statistics.epochsRefused += 1
-            }
-            return
         }
         if fix.status.isDetermined, fix.degreesOfFreedom > 0, fix.chiSquare.isFinite, fix.chiSquare >= 0 {
             context.statistics.addChiSquare(fix.chiSquare)
@@ -327,31 +319,23 @@ struct DeviceTrack: Sendable {
     }
 
     /// Solve the fix: the epoch's per-beacon means on `level` (offset `offset` dB taken out,
-    /// set-apart beacons left out) into `fix`; false when no fix at all could be made. A
-    /// determined fix is recorded for the detection curve when the engine records detections
-    /// (`end`, the epoch's end, keys it).
+    /// set-apart beacons left out unless they are all a device without a track heard) into
+    /// `fix`; false when no fix at all could be made. A determined fix is recorded for the
+    /// detection curve when the engine records detections (`end`, the epoch's end, keys it).
     private mutating func solveFix(level: Int, offset: Double, end: Double, context: inout EpochContext) -> Bool {
         let table = context.beacons
+        // A device without a track that hears only set-apart beacons is placed by them (doubted
+        // readings rather than none: a plan-values run would report it); a running track
+        // predicts instead (``closeCausalEpoch(end:context:into:)``).
+        let onlySetApart =
+            tracker == nil && !touched.contains { table[$0].beacon.level == level && !context.isSetApart($0) }
         observations.removeAll(keepingCapacity: true)
-        for slot in touched where table[slot].beacon.level == level && !context.isSetApart(slot) {
+        for slot in touched where table[slot].beacon.level == level && (onlySetApart || !context.isSetApart(slot)) {
             let entry = table[slot]
             observations.append(
                 BeaconObservation(
                     identity: entry.beacon.identity, position: entry.beacon.position, level: level,
                     model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
-        }
-        // A device without a track that hears only set-apart beacons is placed by them (doubted
-        // readings rather than none: a plan-values run would report it); a running track
-        // predicts instead (``closeCausalEpoch(end:context:into:)``).
-        if observations.isEmpty && tracker == nil {
-            for slot in touched where table[slot].beacon.level == level {
-                let entry = table[slot]
-                observations.append(
-                    BeaconObservation(
-                        identity: entry.beacon.identity, position: entry.beacon.position, level: level,
-                        model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset,
-                        count: counts[slot]))
-            }
         }
         // A fallback fix is reported only by a device without a track, or with tracking off.
         let reported = tracker == nil || context.configuration.tracking == .none
