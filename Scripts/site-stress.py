@@ -39,6 +39,10 @@ import sys
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "reference"))
+
+import evaluate  # noqa: E402  (Scripts/reference/evaluate.py)
+
 ROOT = os.path.dirname(HERE)
 UUID = "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5"
 RECEIVER_Z = 1.2
@@ -254,10 +258,11 @@ def generate(name, seed, directory):
 
 
 def score(fixes, truth):
-    out = subprocess.run([sys.executable, os.path.join(HERE, "reference", "evaluate.py"), fixes, truth,
-                          "--markdown", "x"], capture_output=True, text=True)
-    cells = [c.strip() for c in out.stdout.strip().splitlines()[-1].split("|")[1:-1]]
-    return float(cells[1]), cells[4]
+    """RMSE (m) and honesty ("54 %") of a fixes CSV, as `evaluate.py --markdown` prints them."""
+    tracks, _ = evaluate.read_track(fixes, "device", "fixes")
+    reference, has_devices = evaluate.read_track(truth, "device", "truth")
+    overall = evaluate.evaluate(tracks, reference, has_devices, max_gap=5.0)["overall"]
+    return overall["rmse"], f"{100 * overall['honesty']:.0f} %"
 
 
 def binary():
