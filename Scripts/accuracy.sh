@@ -26,8 +26,7 @@ bash Scripts/ensure-lapack.sh
 if [ -n "${BIN:-}" ]; then
     bin="$BIN"
 else
-    swift build -c release --product indoorpos >&2
-    bin="$(swift build -c release --show-bin-path)/indoorpos"
+    bin="$(bash Scripts/release-bin.sh)"
 fi
 
 for set in danis-office kolakowski-flat uji-geo; do

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/.."
 jobs="${1:-2}"
 bin="${INDOORPOS:-}"
 if [ -z "$bin" ]; then
-    swift build -c release --product indoorpos >&2
-    bin="$(swift build -c release --show-bin-path)/indoorpos"
+    bin="$(bash Scripts/release-bin.sh)"
 fi
 out="${OUT:-.build/check-jobs}"
 data="${DATA:-../shared/data}"

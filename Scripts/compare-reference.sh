@@ -11,8 +11,7 @@ cd "$(dirname "$0")/.."
 small="${1:-100000}" large="${2:-1000000}" out="${3:-.build/compare}"
 mkdir -p "$out"
 bash Scripts/ensure-lapack.sh
-swift build -c release --product indoorpos >&2
-bin="$(swift build -c release --show-bin-path)/indoorpos"
+bin="$(bash Scripts/release-bin.sh)"
 python3 Scripts/make-large-batch.py "$small" "$out/small" >/dev/null
 python3 Scripts/make-large-batch.py "$large" "$out/large" >/dev/null
 

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/ensure-lapack.sh
-swift build -c release --product indoorpos >&2
-"$(swift build -c release --show-bin-path)/indoorpos" locate \
+# The same build as Scripts/test.sh's (Scripts/release-bin.sh), so neither command rebuilds the other's.
+bin="$(bash Scripts/release-bin.sh)"
+"$bin" locate \
     --plan Docs/Examples/office-plan.json \
     --rssi Docs/Examples/office-rssi.csv \
     --calibration Docs/Examples/office-calibration.json "$@"

@@ -17,6 +17,10 @@ generic −59 dBm at 1 m, n = 2. What the radio does differs per site:
 - `shelves`: 24 beacons on a grid among bookshelves: a fixed spatial shadowing field per beacon
   (6 dB, correlation length 2 m, random Fourier features), three phones 8 dB apart.
 - `static`: a phone held at 5 points for 2 minutes each, 7 beacons, `spread`'s radio.
+- `room`: a phone held still at 5 points for 2 minutes each in a 7 × 10 m room, 7 beacons on
+  its walls and ceiling at 2–2.9 m whose 1-m powers lie 19 dB apart (−79 to −60 dBm, n 1.4–2.8),
+  a plan with one advertised power about 9 dB below their mean, and 2.5–6.5 dB of shadowing per
+  beacon, most of it a fixed field of the place (1.5-m correlation) that a still phone keeps.
 - `scans`: 900 single scans at random points of a 17 × 11 m office (22 beacons, two walls),
   each its own device, phones in three groups 8 dB apart: a site like uji-geo.
 - `floor`: n ~ U(2.8, 3.6) with a receiver sensitivity of −88 dBm (far beacons unheard, the
@@ -49,8 +53,9 @@ RECEIVER_Z = 1.2
 
 
 class Site:
-    def __init__(self, name, width, height, beacons, walls=(), spatial=None):
+    def __init__(self, name, width, height, beacons, walls=(), spatial=None, plan_power=-59.0):
         self.name = name
+        self.plan_power = plan_power  # the one advertised power the plan carries, dBm at 1 m
         self.width = width
         self.height = height
         self.beacons = beacons  # list of dicts: x, y, z, p0, n
@@ -121,6 +126,19 @@ def make_site(name, rng):
         pos = [(1, 1), (11, 0.5), (19, 1), (19.5, 11), (10, 11.5), (0.5, 11), (10, 6)]
         beacons = [dict(x=x, y=y, z=2.5, p0=rng.normal(-59, 5), n=rng.uniform(1.6, 3.2)) for x, y in pos]
         return Site(name, 20, 12, beacons)
+    if name == "room":
+        # A 7 x 10 m room with seven beacons on its walls and ceiling at 2-2.9 m, each with its
+        # own 1-m power over 19 dB (-79 to -60 dBm) and exponent, a plan with one advertised
+        # power for all about 9 dB below their mean, and per-beacon shadowing of 2.5-6.5 dB
+        # of which most is a fixed field of the place (a still phone keeps it).
+        pos = [(0.3, 2.0), (0.3, 8.0), (6.7, 1.5), (6.7, 6.0), (3.5, 9.7), (2.0, 0.3), (4.0, 5.0)]
+        heights = [2.0, 2.2, 2.1, 2.4, 2.0, 2.3, 2.9]
+        p0 = rng.permutation(np.linspace(-79, -60, len(pos)))
+        beacons = [dict(x=x, y=y, z=z, p0=float(p), n=rng.uniform(1.4, 2.8), shadow=rng.uniform(2.5, 6.5))
+                   for (x, y), z, p in zip(pos, heights, p0)]
+        spatial = [(rng.normal(0, 1 / 1.5, size=(64, 2)), rng.uniform(0, 2 * math.pi, 64), 0.8 * b["shadow"])
+                   for b in beacons]
+        return Site(name, 7, 10, beacons, spatial=spatial, plan_power=round(float(np.mean(p0)) - 9.0))
     if name == "scans":
         pos = [(x, y) for x, y in grid(17, 11, 6, 4)][:22]
         beacons = [dict(x=x, y=y, z=2.5, p0=rng.normal(-62, 4), n=rng.uniform(1.8, 3.0)) for x, y in pos]
@@ -153,6 +171,8 @@ def walk(rng, site, duration, rate):
 
 def static_points(rng, site, rate):
     points = [(3, 3), (16, 3), (10, 6), (4, 9), (16, 9)]
+    if site.name == "room":
+        points = [(1.5, 1.5), (5.5, 2.0), (3.5, 5.0), (1.5, 8.5), (5.5, 8.0)]
     out, t = [], 0.0
     for px, py in points:
         for _ in range(int(120 * rate)):
@@ -190,12 +210,13 @@ def traffic(rng, site, name):
     phones = {"shelves": [-8.0, 0.0, 8.0]}.get(name)
     if phones is None:
         spread = 3.0 if name == "model" else 6.0
-        phones = list(rng.uniform(-spread, spread, 3 if name != "static" else 1))
+        phones = list(rng.uniform(-spread, spread, 3 if name not in ("static", "room") else 1))
     samples, truth = [], []
     rate = 10.0  # positions per second; each beacon advertises at 2 Hz
     for index, offset in enumerate(phones):
         device = f"{name}-phone{index + 1}"
-        path = static_points(rng, site, rate) if name == "static" else walk(rng, site, 240, rate)
+        still = name in ("static", "room")
+        path = static_points(rng, site, rate) if still else walk(rng, site, 240, rate)
         correlated = np.zeros(len(site.beacons))
         last = 0.0
         for k, (t, x, y) in enumerate(path):
@@ -210,7 +231,11 @@ def traffic(rng, site, name):
                     continue
                 d = math.sqrt((x - b["x"]) ** 2 + (y - b["y"]) ** 2 + (RECEIVER_Z - b["z"]) ** 2)
                 rssi = b["p0"] - 10 * b["n"] * math.log10(max(d, 0.1)) + offset
-                rssi += correlated[j] + rng.normal(0, math.sqrt(8.0))
+                if "shadow" in b:  # the room: the rest of the beacon's own shadowing, half correlated
+                    rest = 0.6 * b["shadow"]
+                    rssi += correlated[j] * rest / 4.0 + rng.normal(0, rest / math.sqrt(2))
+                else:
+                    rssi += correlated[j] + rng.normal(0, math.sqrt(8.0))
                 if site.walls:
                     rssi -= 6.0 * crossings((x, y), (b["x"], b["y"]), site.walls)
                 if site.spatial is not None:
@@ -226,7 +251,7 @@ def write_site(directory, site, samples, truth):
     os.makedirs(directory, exist_ok=True)
     plan = {
         "formatVersion": 1, "name": f"simulated site: {site.name}",
-        "defaults": {"measuredPower": -59.0, "pathLossExponent": 2.0, "receiverHeight": RECEIVER_Z},
+        "defaults": {"measuredPower": site.plan_power, "pathLossExponent": 2.0, "receiverHeight": RECEIVER_Z},
         "floors": [{
             "level": 0, "elevation": 0.0,
             "outline": [[0, 0], [site.width, 0], [site.width, site.height], [0, site.height]],
@@ -268,16 +293,13 @@ def score(fixes, truth):
 def binary():
     if os.environ.get("BIN"):
         return os.environ["BIN"]
-    subprocess.run(["swift", "build", "-c", "release", "--product", "indoorpos"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+    return subprocess.run(["bash", os.path.join(HERE, "release-bin.sh")], check=True,
                           capture_output=True, text=True).stdout.strip()
-    return os.path.join(path, "indoorpos")
 
 
 def main():
     args = sys.argv[1:]
-    seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "floor", "scans"], ".build/site-stress"
+    seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "room", "floor", "scans"], ".build/site-stress"
     while args:
         a = args.pop(0)
         if a == "--seed":

@@ -42,6 +42,14 @@ struct DeviceTrack: Sendable {
     /// inflated by ``BeaconConsistency/inflation`` (robust weighting of beacons whose residuals
     /// stay large). Per device, so that devices stay independent of each other.
     private var fit: BeaconConsistency
+    /// How far each beacon's readings sit from its model for this device: the consider term of
+    /// the reported radius (``ModelMisfit``).
+    private var misfit: ModelMisfit
+    /// Each beacon's residual of the epoch being reported (reused; by slot).
+    private var residuals: [Double]
+    /// The consider covariance of each tracked report still to be refined: by the lag (until the
+    /// report leaves it) or by the smoother (every one, when history is recorded); time order.
+    private var considered: [(time: Double, covariance: PositionCovariance)] = []
     private var zones = ZoneHysteresis()
     /// Reports waiting out the lag (``PositioningEngine/Configuration/lag``), oldest first; the
     /// tracked ones are refined after every epoch of their track.
@@ -64,6 +72,8 @@ struct DeviceTrack: Sendable {
             throw .invalidConfiguration(String(describing: error))
         }
         fit = BeaconConsistency(levels: levels)
+        misfit = ModelMisfit(count: beaconCount)
+        residuals = Array(repeating: 0, count: beaconCount)
         sums = Array(repeating: 0, count: beaconCount)
         counts = Array(repeating: 0, count: beaconCount)
     }
@@ -154,6 +164,9 @@ struct DeviceTrack: Sendable {
         measurements.overwrite(with: template.measurements)
         fix = template.fix
         fit.overwrite(with: template.fit)
+        misfit.overwrite(with: template.misfit)
+        residuals.overwrite(with: template.residuals)
+        considered.overwrite(with: template.considered)
         if zones != template.zones { zones = template.zones }
         held.overwrite(with: template.held)
         fresh.overwrite(with: template.fresh)
@@ -166,9 +179,21 @@ struct DeviceTrack: Sendable {
     func smoothedEstimates() -> [TrackEstimate] {
         var all = retiredHistories
         if let tracker { all.append((tracker.histories, tracker.totalLogEvidence)) }
-        return all.flatMap { entry -> [TrackEstimate] in
+        var estimates = all.flatMap { entry -> [TrackEstimate] in
             (try? TrackerBank.smooth(entry.histories, totalLogEvidence: entry.evidence)) ?? []
         }
+        // Each smoothed estimate's radius keeps its epoch's consider term: smoothing averages
+        // noise, not the models' misfit.
+        var k = 0
+        for i in estimates.indices {
+            while k < considered.count, considered[k].time < estimates[i].time { k += 1 }
+            guard k < considered.count, considered[k].time == estimates[i].time else { continue }
+            let c = considered[k].covariance
+            estimates[i].covarianceXX += c.xx
+            estimates[i].covarianceXY += c.xy
+            estimates[i].covarianceYY += c.yy
+        }
+        return estimates
     }
 
     /// The device offset the engine currently assumes, dB: the tracker's estimate, or the
@@ -484,7 +509,7 @@ struct DeviceTrack: Sendable {
         into reports: inout [PositionReport]
     ) {
         let estimate = current.estimate
-        scoreBeacons(
+        let consider = scoreBeacons(
             level: level, estimate: estimate, noiseScale: current.noiseScale,
             offset: current.deviceOffset, context: &context)
         let position = context.geometry.position(estimate.position, onLevel: level)
@@ -498,11 +523,22 @@ struct DeviceTrack: Sendable {
                     covariance: estimate.horizontalCovariance, offset: current.deviceOffset)
             }
         }
+        // The radius counts the models' misfit (``ModelMisfit``); with a lag or the smoother the
+        // consider term is added when the refined report is final.
+        let configuration = context.configuration
+        var covariance = estimate.horizontalCovariance
+        if configuration.considersModelMisfit {
+            if configuration.lag > 0 || configuration.recordsHistory {
+                considered.append((end, consider))
+            }
+            if configuration.lag == 0 { covariance.add(consider) }
+        }
         reports.append(
             PositionReport(
                 timestamp: end, device: device, position: position, level: level,
-                covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                zone: zones.update(time: end, position: estimate.position, accuracy: estimate.accuracy, floor: floor),
+                covariance: covariance, velocity: estimate.velocity,
+                zone: zones.update(
+                    time: end, position: estimate.position, accuracy: covariance.horizontalRadius, floor: floor),
                 source: .tracked,
                 beaconCount: observations.count, deviceOffset: current.deviceOffset))
         if current.members[0].configuration.motionModes != nil {
@@ -518,13 +554,19 @@ struct DeviceTrack: Sendable {
     }
 
     /// Scores every beacon heard this epoch on `level` against the tracked position (see
-    /// ``BeaconConsistency``), then lets the watch re-decide.
+    /// ``BeaconConsistency``), then lets the watch re-decide; records the residuals of the
+    /// beacons the tracker used in ``misfit`` and returns the epoch's consider covariance, m²
+    /// (zero unless ``PositioningEngine/Configuration/considersModelMisfit``).
     private mutating func scoreBeacons(
         level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
         context: inout EpochContext
-    ) {
+    ) -> PositionCovariance {
         let table = context.beacons
         let receiverZ = context.geometry.receiverElevation(onLevel: level)
+        let considers = context.configuration.considersModelMisfit
+        let withOffset = context.deviceOffset.isEstimated
+        var geometry = ConsiderGeometry(withOffset: withOffset)
+        var residualSum = 0.0, weightSum = 0.0
         for slot in touched where table[slot].beacon.level == level {
             let entry = table[slot]
             let dx = estimate.position.x - entry.beacon.position.x
@@ -540,11 +582,34 @@ struct DeviceTrack: Sendable {
             let m = Double(counts[slot])
             let variance = noiseScale * entry.model.sigma * entry.model.sigma / m + positionVariance
             let r = sums[slot] / m - h
+            // The beacons the tracker fused, weighed as it weighed them, make the consider term.
+            if considers && !context.isSetApart(slot) && !isRejected(entry.beacon.identity) {
+                let w = m / (noiseScale * entry.model.sigma * entry.model.sigma * fit.inflation[slot])
+                geometry.add(gx: gx, gy: gy, weight: w)
+                residuals[slot] = r
+                residualSum += w * r
+                weightSum += w
+            } else {
+                residuals[slot] = .nan
+            }
             context.score(slot: slot, normalizedSquaredResidual: r * r / variance)
             fit.record(slot: slot, normalizedSquaredResidual: r * r / variance)
         }
         context.decideConsistency()
         fit.decide()
+        guard considers else { return .zero }
+        // Centred on the epoch's weighted mean when the offset is estimated: a shift common to
+        // every beacon is the offset's.
+        let common = withOffset && weightSum > 0 ? residualSum / weightSum : 0
+        let used = touched.lazy.filter { [residuals] in table[$0].beacon.level == level && !residuals[$0].isNaN }
+        let biasVariance = misfit.biasVariance(over: used)
+        for slot in used { misfit.record(slot: slot, residual: residuals[slot] - common) }
+        return geometry.covariance(biasVariance: biasVariance)
+    }
+
+    /// Whether this epoch's fix rejected the beacon (its samples were not fused).
+    private func isRejected(_ identity: BeaconIdentity) -> Bool {
+        fix.rejectedBeacons.contains { $0.identity == identity }
     }
 
     /// The floor of this epoch: the only one, or the floor rule's choice from each level's
@@ -688,7 +753,8 @@ extension DeviceTrack {
                     estimates[e].level == nil || estimates[e].level == held[i].level
                 else { continue }
                 let estimate = estimates[e]
-                held[i].position = context.geometry.position(estimate.position, onLevel: held[i].level)
+                let inside = context.geometry.keptInside(estimate.position, onLevel: held[i].level)
+                held[i].position = context.geometry.position(inside, onLevel: held[i].level)
                 held[i].covariance = estimate.horizontalCovariance
                 held[i].velocity = estimate.velocity
                 held[i].source = .smoothed
@@ -725,6 +791,11 @@ extension DeviceTrack {
                     offset: report.deviceOffset ?? deviceOffset(context: context))
             }
             lessons = taught
+            // After learning, which weighs the position by the tracker's covariance, as causally;
+            // before the zone rule, which weighs it by the reported one, as a monitor would.
+            if report.source == .tracked || report.source == .smoothed {
+                addConsidered(to: &report, keep: context.configuration.recordsHistory)
+            }
             if let floor = context.beacons.floors[report.level] {
                 report.zone = lagZones.update(
                     time: report.timestamp, position: report.position.planar, accuracy: report.accuracy,
@@ -734,6 +805,18 @@ extension DeviceTrack {
         }
         held.removeFirst(count)
         heldLessons.removeFirst(lessons)
+    }
+
+    /// Adds the consider covariance recorded for the report's time to a tracked report leaving
+    /// the lag, forgetting the ones before it unless the smoother still needs them (`keep`).
+    fileprivate mutating func addConsidered(to report: inout PositionReport, keep: Bool) {
+        var k = 0
+        while k < considered.count, considered[k].time < report.timestamp { k += 1 }
+        if k < considered.count, considered[k].time == report.timestamp {
+            report.covariance.add(considered[k].covariance)
+            k += 1
+        }
+        if !keep { considered.removeFirst(k) }
     }
 }
 

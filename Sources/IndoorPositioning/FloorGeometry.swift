@@ -63,4 +63,14 @@ public struct FloorGeometry: Sendable, Hashable {
     public func position(_ p: Point2D, onLevel level: Int) -> Point3D {
         Point3D(x: p.x, y: p.y, z: receiverElevation(onLevel: level))
     }
+
+    /// `p` kept inside the outline of the floor at `level` as the tracker keeps its estimates
+    /// (``OutlineConstraint/project(_:into:margin:)`` with the tracker's margin); `p` itself
+    /// when the floor has no outline or the map constraint is off. For refined positions (a
+    /// lag's, the smoother's), which mix steps or bank members and so can leave a non-convex
+    /// outline, or step out of it.
+    public func keptInside(_ p: Point2D, onLevel level: Int) -> Point2D {
+        guard let tracker = floors[level]?.tracker, let outline = tracker.outline else { return p }
+        return OutlineConstraint.project(p, into: outline, margin: tracker.outlineMargin)
+    }
 }

@@ -122,6 +122,14 @@ extension PositioningEngine {
         /// `TrilaterationSolver.Fallback.detectionPosterior` from (`DetectionScans.fit()`).
         /// Default false (nothing is recorded, at no cost).
         public var recordsDetections = false
+        /// Widen each tracked report's covariance by the models' misfit: a Schmidt consider
+        /// term σ_b² F⁻¹ (Σ w² H Hᵀ) F⁻¹ for per-beacon biases whose spread σ_b each device
+        /// estimates from its own residuals (see Docs/Tracking.md, "The radius and the models'
+        /// misfit"). It changes the reported covariance (and so `accuracy`, and the zone rule,
+        /// which weighs a position by it), never a position or a learned model, and holds for
+        /// causal, lagged and smoothed reports alike. Default true;
+        /// false reports the tracker's covariance alone, which assumes the models are right.
+        public var considersModelMisfit = true
 
         /// Whether the engine learns the detection curve of its fallbacks from its own traffic as
         /// it goes: the solver's fallback is `TrilaterationSolver.Fallback.detectionPosterior`

@@ -391,11 +391,14 @@ public struct PositioningEngine: Sendable {
                 let estimate = smoothedByDevice[report.device]?[report.timestamp]
             else { return report }
             var smoothed = report
-            smoothed.position.x = estimate.position.x
-            smoothed.position.y = estimate.position.y
+            // Kept inside the outline, as the causal positions are (the smoothed tracks of the
+            // bank's members are mixed, which can leave a non-convex outline).
+            let inside = context.geometry.keptInside(estimate.position, onLevel: report.level)
+            smoothed.position.x = inside.x
+            smoothed.position.y = inside.y
             smoothed.covariance = estimate.horizontalCovariance
             smoothed.velocity = estimate.velocity
-            smoothed.zone = plan.zone(at: estimate.position, level: report.level)?.id
+            smoothed.zone = plan.zone(at: inside, level: report.level)?.id
             smoothed.source = .smoothed
             return smoothed
         }

@@ -178,6 +178,9 @@ public struct TrafficCalibration: Sendable {
         var calibrator = SiteCalibrator(beacons: beacons, calibration: calibration, settings: settings.calibrator)
         var configuration = configuration
         configuration.recordsHistory = true
+        // The rounds weigh each position by the tracker's covariance; the consider term is a
+        // statement about the reported radius and leaves the learning as it was.
+        configuration.considersModelMisfit = false
         // Untracked (`.none`) would leave no smoothed track to pair a sample with, and nothing
         // to learn from; the models learned are then the same as for a tracked run.
         configuration.tracking = .kalman

@@ -58,3 +58,13 @@ extension PositionCovariance {
         zz += s * u.z * v.z
     }
 }
+
+extension PositionCovariance {
+    /// Adds another covariance's horizontal block (xx, xy, yy), m²: the covariance of the sum
+    /// of two independent errors.
+    package mutating func add(_ other: PositionCovariance) {
+        xx += other.xx
+        xy += other.xy
+        yy += other.yy
+    }
+}
