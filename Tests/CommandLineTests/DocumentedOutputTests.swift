@@ -31,7 +31,7 @@ struct DocumentedOutputTests {
         let examples = Self.root.appendingPathComponent("Docs/Examples").path
         let run = try Tool.run([
             "monitor", "--plan", examples + "/office-plan.json", "--regions", examples + "/office-regions.json",
-            "--rssi", examples + "/office-rssi.csv",
+            "--rssi", examples + "/office-rssi.csv"
         ])
         #expect(run.status == 0)
         #expect(run.stdout.trimmingCharacters(in: .newlines) == doc.block)
