@@ -149,9 +149,27 @@ public struct RegionMonitor: Sendable {
         else { return [] }
         var events = advance(to: observation.time)
         if observation.time >= (lastPosition?.time ?? -.infinity) { lastPosition = observation }
+        let decided = observation.decidesZones == true
+        if decided {
+            // Zone conditions follow the decision: satisfied exactly while it names the zone. The
+            // zone left is left before the zone entered is entered, so that no reader of the
+            // events ever holds two.
+            for entering in [false, true] {
+                for id in evaluationOrder {
+                    guard let entry = entries[id], isArmed(entry), case .zone(let zone) = entry.record.condition
+                    else { continue }
+                    let inside = observation.zone == zone && zones.contains(zone, level: observation.level)
+                    let next: MonitorState = inside ? .satisfied : .unsatisfied
+                    if next != entry.record.state && (next == .satisfied) == entering {
+                        transition(id, to: next, at: observation.time, into: &events)
+                    }
+                }
+            }
+        }
         for rank in index.positionCandidates(of: observation, zones: zones) {
             let id = evaluationOrder[rank]
             guard var entry = entries[id], isArmed(entry) else { continue }
+            if decided, case .zone = entry.record.condition { continue }
             let depth = self.depth(of: observation, in: entry.record.condition)
             let next = entry.position.observe(
                 time: observation.time, depth: depth, accuracy: observation.accuracy,

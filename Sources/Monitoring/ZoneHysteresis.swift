@@ -1,6 +1,7 @@
 import BeaconModel
 
-/// The zone a stream of positions is in, with the same hysteresis as zone regions
+/// The zone a stream of positions is in by margins (the engine's rule before ``ZonePresence``,
+/// which the engine now uses), with the same hysteresis as zone regions
 /// (``Hysteresis/PositionRule``), so that a report's zone and the zone events agree and a
 /// position near a boundary does not flap between two zones.
 ///

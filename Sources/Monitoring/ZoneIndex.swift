@@ -13,6 +13,9 @@ struct ZoneIndex: Sendable {
     /// Whether some floor has a zone `id`.
     func contains(_ id: String) -> Bool { polygons[id] != nil }
 
+    /// Whether the floor at `level` has a zone `id`.
+    func contains(_ id: String, level: Int) -> Bool { polygons[id]?[level] != nil }
+
     /// Signed depth of `point` in zone `id` of `level`, metres: the distance to the polygon's
     /// boundary, positive inside; −∞ when that floor has no such zone.
     func depth(of point: Point2D, inZone id: String, level: Int) -> Double {

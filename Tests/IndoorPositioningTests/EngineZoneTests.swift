@@ -3,7 +3,7 @@ import IndoorPositioning
 import PositioningIO
 import Testing
 
-@Suite("Engine zones use the zone hysteresis")
+@Suite("Engine zones: the zone estimate, agreeing with zone regions")
 struct EngineZoneTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Docs/Examples")

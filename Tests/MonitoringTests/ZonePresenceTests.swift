@@ -1,0 +1,87 @@
+import BeaconModel
+import Foundation
+import Monitoring
+import Testing
+
+/// The zone estimate the engine reports: one zone or none from each position's probability mass,
+/// filtered over time (``ZonePresence``).
+@Suite("ZonePresence: the zone as an estimate")
+struct ZonePresenceTests {
+    /// Two 6 × 10 m rooms side by side (x 0–6 and 6–12), nothing beyond.
+    static let floor = Floor(
+        level: 0,
+        zones: [
+            Zone(
+                id: "a",
+                polygon: Polygon([Point2D(x: 0, y: 0), Point2D(x: 6, y: 0), Point2D(x: 6, y: 10), Point2D(x: 0, y: 10)])
+            ),
+            Zone(
+                id: "b",
+                polygon: Polygon([
+                    Point2D(x: 6, y: 0), Point2D(x: 12, y: 0), Point2D(x: 12, y: 10), Point2D(x: 6, y: 10)
+                ]))
+        ])
+
+    @Test("the masses: a point deep inside holds nearly all of it; one on the shared wall splits it in half")
+    func masses() {
+        var masses: [Double] = []
+        ZonePresence.zoneMasses(
+            position: Point2D(x: 3, y: 5), xx: 0.25, xy: 0, yy: 0.25, floor: Self.floor, into: &masses)
+        #expect(masses[0] > 0.999 && masses[1] < 1e-3)
+        ZonePresence.zoneMasses(position: Point2D(x: 6, y: 5), xx: 1, xy: 0.3, yy: 1, floor: Self.floor, into: &masses)
+        // The rule's centre node lies on the wall; the other nodes split evenly.
+        #expect(abs(masses[0] + masses[1] - 1) < 1e-12)
+        #expect(abs(masses[0] - masses[1]) <= 0.54)
+        ZonePresence.zoneMasses(position: Point2D(x: 30, y: 5), xx: 1, xy: 0, yy: 1, floor: Self.floor, into: &masses)
+        #expect(masses == [0, 0])
+    }
+
+    @Test("a walk from room a to room b: a, then b within a few seconds of crossing, never both, none outside")
+    func walkAcross() {
+        var presence = ZonePresence()
+        var reported: [(time: Double, zone: String?)] = []
+        for t in 0..<40 {
+            // 0.3 m/s along y = 5 from x = 1 (a slow stroll); the wall at x = 6 is crossed at t ≈ 16.7 s.
+            let x = 1.0 + Double(t) * 0.3
+            let r = presence.update(
+                time: Double(t), position: Point2D(x: x, y: 5), xx: 1, xy: 0, yy: 1, floor: Self.floor)
+            reported.append((Double(t), r.zone))
+            #expect(r.probability > 0 && r.probability <= 1)
+        }
+        #expect(reported.first?.zone == "a")
+        #expect(reported.last?.zone == "b")
+        // One change only, after the crossing and within 8 s of it (measured 5.3 s: each second's
+        // position counts a fifth of an independent one, and 0.6 is needed to switch).
+        let changes = zip(reported, reported.dropFirst()).filter { $0.zone != $1.zone }
+        #expect(changes.count == 1)
+        if let change = changes.first { #expect(change.1.time > 16.7 && change.1.time - 16.7 <= 8) }
+        let outside = presence.update(
+            time: 80, position: Point2D(x: 40, y: 40), xx: 0.5, xy: 0, yy: 0.5, floor: Self.floor)
+        #expect(outside.zone == nil)
+    }
+
+    @Test("a phone standing on the wall with 1 m of jitter: few changes, none back within 5 s")
+    func jitterOnTheWall() {
+        var presence = ZonePresence()
+        var state: UInt64 = 42
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var runs: [(zone: String?, start: Double)] = []
+        for t in 0..<300 {
+            // The dot wanders ±1 m around the wall (uniform), as a still phone's does.
+            let x = 6 + 2 * (uniform() - 0.5), y = 5 + 2 * (uniform() - 0.5)
+            let zone = presence.update(
+                time: Double(t), position: Point2D(x: x, y: y), xx: 1, xy: 0, yy: 1, floor: Self.floor
+            )
+            .zone
+            if runs.last?.zone != zone || runs.isEmpty { runs.append((zone, Double(t))) }
+        }
+        // A plain point-in-polygon test changes zone about every other second here.
+        #expect(runs.count <= 30)
+        for k in runs.indices.dropFirst(2) where runs[k].zone == runs[k - 2].zone {
+            #expect(runs[k].start - runs[k - 1].start >= 5)
+        }
+    }
+}
