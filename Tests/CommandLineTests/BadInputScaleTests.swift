@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Inputs of the bad-input pass of issue 47 (part B) that made a command's memory or time blow
+/// up: each runs the command as a subprocess under a resource limit (`ulimit -v` for address
+/// space, `ulimit -t` for CPU seconds) far above what the command needs now and far below what
+/// it needed before, so the test fails (the process is killed) instead of hanging or passing
+/// by luck; no test asserts a time.
+@Suite("Bad input: sizes that were quadratic or unbounded", .serialized)
+struct BadInputScaleTests {
+    static let uuid = "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C"
+    static let plan = LocateCommandTests.plan
+    static let rssi = LocateCommandTests.rssi
+
+    /// Under a sanitizer (Scripts/sanitize.sh sets INDOORPOS_SANITIZER) no limit is set: the
+    /// shadow memory reserves terabytes of address space, and the checks slow everything down;
+    /// the run is then only required to succeed.
+    static var underSanitizer: Bool { ProcessInfo.processInfo.environment["INDOORPOS_SANITIZER"] != nil }
+
+    /// Runs `indoorpos` with `arguments` after `limits` (shell `ulimit` commands), standard
+    /// output to /dev/null.
+    static func run(_ arguments: [String], limits: String) throws -> (status: Int32, stderr: String) {
+        let binary = try #require(Tool.binary)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let prefix = underSanitizer ? "" : limits + " && "
+        process.arguments = ["-c", prefix + "exec \"$0\" \"$@\" >/dev/null", binary.path] + arguments
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
+    @Test("monitor with 2,000 circles of radius 60 m runs within 400 MB of address space (it took about 1 GB)")
+    func manyLargeCircles() throws {
+        let folder = try ScratchFolder("large-circles")
+        // Each circle's box covers 3,721 cells of 2 m: just under the 4,096 at which the index
+        // sets a region aside, so each was kept in every one of them (1,000 circles: 456 MB).
+        var regions: [String] = []
+        for index in 0..<2000 {
+            let x = Double(index % 50) * 0.4, y = Double(index / 50) * 0.45
+            regions.append(#"{"id": "c\#(index)", "circle": {"x": \#(x), "y": \#(y), "radius": 60, "level": 0}}"#)
+        }
+        let file = try folder.file("regions.json", #"{"regions": [\#(regions.joined(separator: ",\n"))]}"#)
+        let output = folder.path("events.csv")
+        let result = try Self.run(
+            ["monitor", "--plan", Self.plan, "--regions", file, "--rssi", Self.rssi, "--output", output],
+            limits: "ulimit -v 400000")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Every circle (centred in the office) covers it all: each device enters each once.
+        let events = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(events.count == 3 * 2000)
+        #expect(events.allSatisfy { $0.contains(",satisfied,") })
+    }
+
+}
