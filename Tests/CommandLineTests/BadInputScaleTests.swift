@@ -88,4 +88,32 @@ struct BadInputScaleTests {
         #expect(calibrate.status == 0, "\(calibrate.stderr)")
     }
 
+    @Test("monitor with 2,000 beacon regions and 30,000 one-sample devices: each device touches its own regions")
+    func manyBeaconRegions() throws {
+        let folder = try ScratchFolder("beacon-regions")
+        var regions: [String] = []
+        for index in 0..<2000 {
+            regions.append(
+                #"{"id": "b\#(index)", "beacon": {"uuid": "\#(Self.uuid)", "major": \#(1 + index / 1000), "minor": \#(index % 1000)}}"#
+            )
+        }
+        let file = try folder.file("regions.json", #"{"regions": [\#(regions.joined(separator: ",\n"))]}"#)
+        var text = "timestamp,device,uuid,major,minor,rssi\n"
+        for index in 0..<30_000 {
+            text += "\(100 + Double(index) / 1000),d\(index),\(Self.uuid),1,\(index % 12 + 1),-65\n"
+        }
+        let input = try folder.file("devices.csv", text)
+        let output = folder.path("events.csv")
+        // Each device's copy of the monitor armed every beacon region at its first sample.
+        let result = try Self.run(
+            [
+                "monitor", "--plan", Self.plan, "--regions", file, "--rssi", input, "--enter-count", "1",
+                "--output", output
+            ], limits: "ulimit -t 30")
+        #expect(result.status == 0, "\(result.stderr)")
+        // Each device enters the one region of its beacon.
+        let events = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(events.count == 30_000)
+        #expect(events.first?.hasPrefix("100.000,b1,satisfied,d0,") == true)
+    }
 }
