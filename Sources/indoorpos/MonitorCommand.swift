@@ -192,11 +192,15 @@ struct MonitorCommand: ParsableCommand {
             writeEvents()
             try located?.finish()
             try events.finish()
+            // What was skipped, as locate says it (samples of beacons not in the plan still count
+            // for beacon regions; the positions behind circles and zones leave them out).
+            let skipped = BatchResult.skipped(counts: reader.counts, statistics: engine.statistics)
             FileHandle.standardError.write(
                 Data(
                     ("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
                         + "\(replay.deviceCount) device(s), \(events.count) events"
                         + (flagged > 0 ? ", \(flagged) flagged implausible" : "")
+                        + (skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", "))
                         + (modesForActivity && engine.statistics.activityHints > 0
                             ? "; \(engine.statistics.activityHints) samples carried the phone's activity, which turned on the tracker's motion modes"
                             : "") + "\n").utf8))

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The findings of the adversarial bad-input pass of issue 47 (part B) on files, signals and
+/// messages, each run as `indoorpos` does it (Docs/BadInput.md lists what each input gets).
+@Suite("Bad input: files, signals and messages (issue 47 B)", .serialized)
+struct BadInputPartBTests {
+    static let plan = LocateCommandTests.plan
+    static let rssi = LocateCommandTests.rssi
+    static let regions = LocateCommandTests.examples.appendingPathComponent("office-regions.json").path
+    static let calibration = LocateCommandTests.examples.appendingPathComponent("office-calibration.json").path
+    static let uuid = "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C"
+
+    /// The bundled sample's lines (header first).
+    static func sampleLines() throws -> [String] {
+        try String(contentsOfFile: rssi, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// Runs `indoorpos` with `environment` added, `input`'s bytes on standard input when given.
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = try #require(Tool.binary, "indoorpos is not built")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdin = Pipe(), out = Pipe(), err = Pipe()
+        if input != nil { process.standardInput = stdin }
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let input {
+            DispatchQueue.global().async(group: group) {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
+        process.waitUntilExit()
+        group.wait()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+
+    // MARK: 7. Silent input mistakes
+
+    @Test("monitor and calibrate --from-traffic report rows with no reading, unknown beacons and malformed rows")
+    func skippedRowsReported() throws {
+        let folder = try ScratchFolder("skipped-reported")
+        var lines = try Self.sampleLines()
+        lines[3] = lines[3].replacingOccurrences(of: Self.uuid, with: "11111111-2222-3333-4444-555555555555")
+        var fields = lines[4].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[fields.count - 1] = "0"
+        lines[4] = fields.joined(separator: ",")
+        lines[6] = lines[6].replacingOccurrences(of: ",1,", with: ",one,")
+        let input = try folder.file("rssi.csv", lines.joined(separator: "\n") + "\n")
+        let monitor = try Self.run([
+            "monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", input, "--skip-bad-rows"
+        ])
+        #expect(monitor.status == 0)
+        #expect(
+            monitor.stderr.contains(
+                "; skipped 1 with no reading (rssi 0 or 127), 1 of beacons not in the plan, 1 malformed row(s), the first: \(input):7:"
+            ), "\(monitor.stderr)")
+        let calibrate = try Self.run([
+            "calibrate", "--from-traffic", "--plan", Self.plan, "--rssi", input, "--skip-bad-rows"
+        ])
+        #expect(calibrate.status == 0)
+        #expect(
+            calibrate.stderr.contains(
+                "  skipped 1 with no reading (rssi 0 or 127), 1 of beacons not in the plan, 1 malformed row(s), the first: \(input):7:"
+            ), "\(calibrate.stderr)")
+    }
+
+}
