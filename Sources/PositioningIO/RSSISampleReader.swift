@@ -106,18 +106,23 @@ struct SampleStream {
         return nil
     }
 
-    /// Moves to the next row. With `skipBadRows`, a quoted field left open at the end of the
-    /// file (it took in the rest of the file) is counted as one bad row and ends the input.
+    /// Moves to the next row. With `skipBadRows`, a row longer than 1 MiB is counted as one bad
+    /// row and passed over to its line end (in a regular file), and a quoted field left open at
+    /// the end of the file (it took in the rest of the file) is counted as one bad row and ends
+    /// the input.
     private mutating func nextRecord() throws(FileError) -> Bool {
         guard !exhausted else { return false }
-        do {
-            return try rows.nextRecord()
-        } catch {
-            guard skipBadRows, case .malformedRow = error else { throw error }
-            counts.badRows += 1
-            if counts.firstBadRow == nil { counts.firstBadRow = error }
-            exhausted = true
-            return false
+        while true {
+            do {
+                return try rows.nextRecord()
+            } catch {
+                guard skipBadRows, case .malformedRow = error else { throw error }
+                counts.badRows += 1
+                if counts.firstBadRow == nil { counts.firstBadRow = error }
+                if try rows.skipOverlongRow() { continue }
+                exhausted = true
+                return false
+            }
         }
     }
 

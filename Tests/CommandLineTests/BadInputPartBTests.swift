@@ -48,6 +48,41 @@ struct BadInputPartBTests {
         )
     }
 
+    // MARK: 4. A row over 1 MiB with --skip-bad-rows
+
+    @Test("--skip-bad-rows passes over one row longer than 1 MiB and reads on (locate, monitor, calibrate)")
+    func overlongRowSkipped() throws {
+        let folder = try ScratchFolder("overlong")
+        var lines = try Self.sampleLines()
+        var fields = lines[1929].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[1] = String(repeating: "x", count: 2 << 20)
+        lines[1929] = fields.joined(separator: ",")
+        // CRLF line ends: the skip takes the row's CR and LF.
+        let input = try folder.file("long.csv", lines.joined(separator: "\r\n") + "\r\n")
+        let locate = try Self.run(["locate", "--plan", Self.plan, "--rssi", input, "--skip-bad-rows"])
+        #expect(locate.status == 0)
+        #expect(locate.stderr.contains("locate: 3857 samples, 3857 used, 168 positions; skipped 1 malformed row(s)"))
+        #expect(locate.stderr.contains("long.csv:1930: the row is longer than 1 MiB"))
+        let monitor = try Self.run([
+            "monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", input, "--skip-bad-rows"
+        ])
+        #expect(monitor.status == 0)
+        #expect(monitor.stderr.contains("monitor: 3857 samples, 6 regions, 3 device(s)"))
+        #expect(monitor.stderr.contains("skipped 1 malformed row(s), the first: \(input):1930:"))
+        let calibrate = try Self.run([
+            "calibrate", "--from-traffic", "--plan", Self.plan, "--rssi", input, "--skip-bad-rows"
+        ])
+        #expect(calibrate.status == 0)
+        #expect(calibrate.stderr.contains("self-calibration: 3857 samples"))
+        #expect(calibrate.stderr.contains("  skipped 1 malformed row(s), the first: \(input):1930:"))
+        // Without --skip-bad-rows it stops there, as before.
+        let strict = try Self.run(["locate", "--plan", Self.plan, "--rssi", input])
+        #expect(strict.status == 1)
+        #expect(
+            strict.stderr.hasSuffix(
+                "long.csv:1930: the row is longer than 1 MiB without a line end; is this a CSV file?\n"))
+    }
+
     // MARK: 7. Silent input mistakes
 
     @Test("monitor and calibrate --from-traffic report rows with no reading, unknown beacons and malformed rows")
