@@ -182,10 +182,16 @@ public final class OutputFile {
     /// The system's words for a failed write or close ("No space left on device").
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if error.domain == NSPOSIXErrorDomain { return reason(errno: Int32(error.code)) }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return reason(errno: Int32(underlying.code))
         }
         return error.localizedDescription
+    }
+
+    /// The system's words for `code`, with what to do about a file-size limit.
+    static func reason(errno code: Int32) -> String {
+        let words = String(cString: strerror(code))
+        return code == EFBIG ? words + " (the file-size limit, see ulimit -f, was reached)" : words
     }
 }

@@ -83,6 +83,86 @@ struct BadInputPartBTests {
                 "long.csv:1930: the row is longer than 1 MiB without a line end; is this a CSV file?\n"))
     }
 
+    // MARK: 5. Signals
+
+    /// The bundled walks 30 times over, as 90 devices: about a second of work.
+    static func bigInput(in folder: ScratchFolder) throws -> String {
+        try OutputFileSafetyTests.bigInput(copies: 30, in: folder)
+    }
+
+    @Test(
+        "SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM: the piped copy and the partial output removed, one line, 128 + signal, old output kept",
+        arguments: [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM])
+    func otherSignals(signal number: Int32) throws {
+        let folder = try ScratchFolder("signals")
+        let temporary = try ScratchFolder("signals-tmp")
+        let big = try Data(contentsOf: URL(fileURLWithPath: try Self.bigInput(in: folder)))
+        let output = folder.path("fixes.csv")
+        try "old output\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let binary = try #require(Tool.binary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["locate", "--plan", Self.plan, "--rssi", "/dev/stdin", "--output", output, "--quiet"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.url.path]) { $1 }
+        let stdin = Pipe(), err = Pipe()
+        process.standardInput = stdin
+        process.standardError = err
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            stdin.fileHandleForWriting.write(big)
+            try? stdin.fileHandleForWriting.close()
+        }
+        // Once the output's temporary file is there, the piped copy is complete beside it.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, try OutputFileSafetyTests.hidden(in: folder).isEmpty, Date() < deadline { usleep(500) }
+        try #require(process.isRunning, "locate finished before it could be interrupted")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).count == 1)
+        kill(process.processIdentifier, number)
+        process.waitUntilExit()
+        group.wait()
+        let message = String(decoding: errData, as: UTF8.self)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + number)
+        #expect(message.hasPrefix("indoorpos: stopped by SIG"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "\(message)")
+        #expect(!message.contains("crashed"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "old output\n")
+        #expect(try OutputFileSafetyTests.hidden(in: folder).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
+    }
+
+    @Test("the file-size limit (ulimit -f): an error naming it, exit 1, the old output kept, no partial file")
+    func fileSizeLimit() throws {
+        let folder = try ScratchFolder("file-size")
+        let input = try Self.bigInput(in: folder)
+        let output = folder.path("fixes.csv")
+        try "old output\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let binary = try #require(Tool.binary)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 100 blocks of 512 bytes: the input is already there; the output would be megabytes.
+        process.arguments = [
+            "-c", "ulimit -f 100 && exec \"$0\" locate --plan \"$1\" --rssi \"$2\" --output \"$3\" --quiet",
+            binary.path, Self.plan, input, output
+        ]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 1)
+        #expect(
+            message
+                == "indoorpos: \(output): cannot write: File too large (the file-size limit, see ulimit -f, was reached)\n"
+        )
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "old output\n")
+        #expect(try OutputFileSafetyTests.hidden(in: folder).isEmpty)
+    }
+
     // MARK: 7. Silent input mistakes
 
     @Test("monitor and calibrate --from-traffic report rows with no reading, unknown beacons and malformed rows")
