@@ -163,6 +163,57 @@ struct BadInputPartBTests {
         #expect(try OutputFileSafetyTests.hidden(in: folder).isEmpty)
     }
 
+    // MARK: 6. Calibration JSON
+
+    @Test("calibration JSON: over 16 MiB, fitting none of the plan's beacons, an exponent of 1e-300: one line each")
+    func calibrationFiles() throws {
+        let folder = try ScratchFolder("calibration-json")
+        var text = try String(contentsOfFile: Self.calibration, encoding: .utf8)
+        // 17 MiB: spaces before the document.
+        let huge = folder.path("huge.json")
+        try (String(repeating: " ", count: 17 << 20) + text).write(toFile: huge, atomically: true, encoding: .utf8)
+        let tooLarge = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", huge])
+        #expect(tooLarge.status == 1)
+        #expect(
+            tooLarge.stderr
+                == "indoorpos: \(huge): cannot read: it is larger than 16 MiB; a calibration file is a few hundred bytes per beacon, check that this is the calibration file\n"
+        )
+        // Another site's beacons.
+        let other = try folder.file(
+            "other.json", text.replacingOccurrences(of: Self.uuid, with: "11111111-2222-3333-4444-555555555555"))
+        for command in [["locate"], ["monitor", "--regions", Self.regions]] {
+            let result = try Self.run(command + ["--plan", Self.plan, "--rssi", Self.rssi, "--calibration", other])
+            #expect(result.status == 1)
+            #expect(
+                result.stderr
+                    == "indoorpos: \(other): calibrates none of the plan's beacons (its 12 beacon fit(s) are for others, such as 11111111-2222-3333-4444-555555555555:1:1; the plan has \(Self.uuid):1:1 …); check that the file belongs to this plan\n"
+            )
+        }
+        let described = try Self.run(["describe", "--plan", Self.plan, "--calibration", other])
+        #expect(described.status == 0)
+        #expect(described.stdout.contains("warning: the calibration file fits none of them"))
+        #expect(!described.stdout.contains("overall fit"))
+        #expect(described.stdout.contains("-61.0 dBm, n = 1.50 (plan values, calibration file's sigma)"))
+        // An exponent the engine refuses.
+        text = text.replacingOccurrences(of: "\"pathLossExponent\" : 1.4788", with: "\"pathLossExponent\" : 1e-300")
+        let tiny = try folder.file("tiny.json", text)
+        let refused = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", tiny])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "indoorpos: \(tiny): all.pathLossExponent: 1e-300 is not a path-loss exponent the engine accepts (0.1 to 20)\n"
+        )
+        // Read from a pipe, as plans and regions are.
+        let piped = try Self.run(
+            ["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", "/dev/stdin"],
+            input: try Data(contentsOf: URL(fileURLWithPath: Self.calibration)))
+        let direct = try Self.run([
+            "locate", "--plan", Self.plan, "--rssi", Self.rssi, "--calibration", Self.calibration
+        ])
+        #expect(piped.status == 0)
+        #expect(piped.stdout == direct.stdout)
+    }
+
     // MARK: 7. Silent input mistakes
 
     @Test("monitor and calibrate --from-traffic report rows with no reading, unknown beacons and malformed rows")
