@@ -145,7 +145,7 @@ struct CSVRows {
         guard let value = DecimalText.double(buffer, range), value.isFinite else {
             throw .invalidValue(
                 path: path, line: line, column: header[index], value: text(range),
-                expected: "a finite number")
+                expected: DecimalText.expectation("a finite number", for: text(range)))
         }
         return value
     }
@@ -158,7 +158,9 @@ struct CSVRows {
         guard let value = DecimalText.double(buffer, range), RSSISample.isUsableTimestamp(value) else {
             throw .invalidValue(
                 path: path, line: line, column: header[index], value: text(range),
-                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
+                expected: DecimalText.isHexadecimal(text(range))
+                    ? "a time in seconds written in decimal (hexadecimal such as 0x10 is not read)"
+                    : "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
         }
         return value
     }

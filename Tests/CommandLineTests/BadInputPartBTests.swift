@@ -216,6 +216,28 @@ struct BadInputPartBTests {
 
     // MARK: 7. Silent input mistakes
 
+    @Test("hexadecimal in an RSSI file is a malformed value, not −70 or +16")
+    func hexadecimalNumbers() throws {
+        let folder = try ScratchFolder("hexadecimal")
+        var lines = try Self.sampleLines()
+        lines[5] = lines[5].replacingOccurrences(of: ",-", with: ",-0x", options: .backwards)
+        let rssiHex = try folder.file("rssi.csv", lines.joined(separator: "\n") + "\n")
+        let result = try Self.run(["locate", "--plan", Self.plan, "--rssi", rssiHex])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(rssiHex):6: column 'rssi': '-0x"))
+        #expect(
+            result.stderr.contains("is not a finite number written in decimal (hexadecimal such as 0x10 is not read)"))
+        lines = try Self.sampleLines()
+        var fields = lines[5].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[0] = "0x10"
+        lines[5] = fields.joined(separator: ",")
+        let timeHex = try folder.file("time.csv", lines.joined(separator: "\n") + "\n")
+        let skipped = try Self.run(["locate", "--plan", Self.plan, "--rssi", timeHex, "--skip-bad-rows"])
+        #expect(skipped.status == 0)
+        #expect(skipped.stderr.contains("locate: 3857 samples"))
+        #expect(skipped.stderr.contains("'0x10' is not a time in seconds written in decimal"))
+    }
+
     @Test("monitor and calibrate --from-traffic report rows with no reading, unknown beacons and malformed rows")
     func skippedRowsReported() throws {
         let folder = try ScratchFolder("skipped-reported")
