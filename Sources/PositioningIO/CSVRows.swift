@@ -43,7 +43,7 @@ struct CSVRows {
     /// Opens `path` and reads its header row; `blockSize` (bytes per read, 256 KiB unless a
     /// test sets it) changes nothing but where the reads fall.
     init(path: String, blockSize: Int = 1 << 18) throws(FileError) {
-        self.path = path
+        self.path = SpooledInput.label(for: path)
         self.blockSize = max(1, blockSize)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {

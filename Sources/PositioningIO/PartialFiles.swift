@@ -100,7 +100,9 @@ public final class PartialFiles: @unchecked Sendable {
         register(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC), mode)
         guard descriptor >= 0 else {
+            let code = errno
             unregister(path)
+            errno = code
             return nil
         }
         return descriptor

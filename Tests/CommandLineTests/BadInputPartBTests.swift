@@ -266,4 +266,66 @@ struct BadInputPartBTests {
             ), "\(calibrate.stderr)")
     }
 
+    // MARK: 8. Messages
+
+    @Test("negative option values are values, not 'Missing value'")
+    func negativeOptionValues() throws {
+        let monitor = try Self.run([
+            "monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", Self.rssi, "--enter-rssi", "-70",
+            "--exit-rssi", "-80"
+        ])
+        #expect(monitor.status == 0, "\(monitor.stderr)")
+        let locate = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--device-offset", "-5"])
+        #expect(locate.status == 0, "\(locate.stderr)")
+        let render = try Self.run(["render", "--plan", Self.plan, "--level", "-1"])
+        #expect(render.status == 1)
+        #expect(render.stderr == "indoorpos: level -1 is not in the plan; its levels are 0\n")
+        let lag = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--lag", "-1"])
+        #expect(lag.status == 64)
+        #expect(!lag.stderr.contains("Missing value"))
+    }
+
+    @Test("control characters of a bad header are escaped; a piped input's errors name standard input")
+    func messages() throws {
+        let folder = try ScratchFolder("messages")
+        let text = "a\u{0}b\u{1B}[31m,c\n1,2\n"
+        let input = try folder.file("binary.csv", text)
+        let direct = try Self.run(["locate", "--plan", Self.plan, "--rssi", input])
+        #expect(direct.status == 1)
+        #expect(
+            direct.stderr
+                == "indoorpos: \(input): required column 'timestamp' is missing (header has: a\\u0000b\\u001B[31m,c)\n")
+        let piped = try Self.run(["locate", "--plan", Self.plan, "--rssi", "/dev/stdin"], input: Data(text.utf8))
+        #expect(piped.status == 1)
+        #expect(
+            piped.stderr
+                == "indoorpos: standard input: required column 'timestamp' is missing (header has: a\\u0000b\\u001B[31m,c)\n"
+        )
+        let empty = try Self.run(
+            ["locate", "--plan", Self.plan, "--rssi", "/dev/stdin", "--skip-bad-rows"],
+            input: Data("timestamp,uuid,major,minor,rssi\n1,x,1,1,-60\n".utf8))
+        #expect(empty.status == 1)
+        #expect(empty.stderr.hasPrefix("indoorpos: standard input: no sample could be used"), "\(empty.stderr)")
+    }
+
+    @Test("output names of 241 to 255 bytes are written; longer ones are refused for their length")
+    func longOutputNames() throws {
+        let folder = try ScratchFolder("long-names")
+        for length in [241, 250, 255] {
+            let output = folder.path(String(repeating: "o", count: length - 4) + ".csv")
+            let result = try Self.run([
+                "locate", "--plan", Self.plan, "--rssi", Self.rssi, "--output", output, "--quiet"
+            ])
+            #expect(result.status == 0, "\(length): \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: output))
+        }
+        let tooLong = folder.path(String(repeating: "o", count: 252) + ".csv")
+        let refused = try Self.run(["locate", "--plan", Self.plan, "--rssi", Self.rssi, "--output", tooLong])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "indoorpos: \(tooLong): cannot write: the file name is 256 bytes long; a file system takes at most 255\n"
+        )
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).count == 3)
+    }
 }
