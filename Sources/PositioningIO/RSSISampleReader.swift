@@ -144,6 +144,13 @@ struct SampleStream {
         var device: String?
         if let index = columns.device {
             let range = try rows.trimmedRange(index)
+            // A control character (NUL, escape) would go raw into every output and message
+            // naming the device. Tab and line breaks (in quotes) are text that outputs quote.
+            if rows.buffer[range].contains(where: Self.isControl) {
+                throw .invalidValue(
+                    path: rows.path, line: rows.line, column: rows.header[index], value: rows.text(range),
+                    expected: "a device name without control characters such as NUL or escape")
+            }
             guard let (name, hash) = devices.name(rows.buffer, range) else {
                 // Decoding would replace the bad bytes, and two names differing only there
                 // would become one device.
@@ -166,6 +173,11 @@ struct SampleStream {
             }
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device, activity: activity)
+    }
+
+    /// A control byte other than tab, line feed and carriage return.
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
     /// The hint a cell spells exactly (`stationary`, `walking`), or nil.

@@ -266,6 +266,43 @@ struct BadInputPartBTests {
             ), "\(calibrate.stderr)")
     }
 
+    @Test("a device name with NUL or escape is malformed; NFC and NFD spellings are one device, written in NFC")
+    func deviceNames() throws {
+        let folder = try ScratchFolder("device-names")
+        var lines = try Self.sampleLines()
+        lines[8] = lines[8].replacingOccurrences(of: "rectangular_with_rotation", with: "phone\u{0}\u{1B}[31m")
+        let input = try folder.file("nul.csv", lines.joined(separator: "\n") + "\n")
+        let refused = try Self.run(["locate", "--plan", Self.plan, "--rssi", input])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "indoorpos: \(input):9: column 'device': 'phone\\u0000\\u001B[31m' is not a device name without control characters such as NUL or escape\n"
+        )
+        let skipped = try Self.run(["locate", "--plan", Self.plan, "--rssi", input, "--skip-bad-rows"])
+        #expect(skipped.status == 0)
+        #expect(!skipped.stdout.contains("\u{0}"))
+        // One walk with its rows named café alternately in NFC and NFD.
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        lines = try Self.sampleLines()
+        let header = lines[0].split(separator: ",").map(String.init)
+        let device = try #require(header.firstIndex(of: "device"))
+        var rows = [lines[0]]
+        for (index, line) in lines.dropFirst().prefix(1200).enumerated() {
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            fields[device] = index.isMultiple(of: 2) ? composed : decomposed
+            rows.append(fields.joined(separator: ","))
+        }
+        let mixed = try folder.file("mixed.csv", rows.joined(separator: "\n") + "\n")
+        for jobs in ["1", "2"] {
+            let result = try Self.run(["locate", "--plan", Self.plan, "--rssi", mixed, "--jobs", jobs])
+            #expect(result.status == 0)
+            let names = Set(result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[5] })
+            #expect(names.count == 1 && names.first.map { Array($0.utf8) == Array(composed.utf8) } == true, "\(names)")
+        }
+        let monitor = try Self.run(["monitor", "--plan", Self.plan, "--regions", Self.regions, "--rssi", mixed])
+        #expect(monitor.stderr.contains("1 device(s)"))
+    }
+
     // MARK: 8. Messages
 
     @Test("negative option values are values, not 'Missing value'")
