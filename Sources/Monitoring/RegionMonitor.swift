@@ -296,6 +296,9 @@ public struct RegionMonitor: Sendable {
             guard circle.radius.isFinite, circle.radius > 0 else {
                 throw .invalidRadius(path: path, value: "\(circle.radius)")
             }
+            guard zones.hasLevel(circle.level) else {
+                throw .unknownLevel(path: path, id: identifier, level: circle.level, levels: zones.levels)
+            }
         case .zone(let id):
             guard zones.contains(id) else { throw .unknownZone(path: path, id: id) }
         }

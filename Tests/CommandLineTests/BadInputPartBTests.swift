@@ -303,6 +303,21 @@ struct BadInputPartBTests {
         #expect(monitor.stderr.contains("1 device(s)"))
     }
 
+    @Test("a circle region on a level the plan lacks is an error naming the region and the plan's levels")
+    func circleOnMissingLevel() throws {
+        let folder = try ScratchFolder("circle-level")
+        let file = try folder.file(
+            "regions.json",
+            #"{"regions": [{"id": "desk", "circle": {"x": 5, "y": 5, "radius": 2}}, {"id": "loft", "circle": {"x": 5, "y": 5, "radius": 2, "level": 3}}]}"#
+        )
+        let result = try Self.run(["monitor", "--plan", Self.plan, "--regions", file, "--rssi", Self.rssi])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "indoorpos: regions[1].circle.level: region \"loft\" is a circle on level 3, which the plan has no floor at (its levels: 0); it could never be entered\n"
+        )
+    }
+
     // MARK: 8. Messages
 
     @Test("negative option values are values, not 'Missing value'")
