@@ -650,23 +650,40 @@ struct DeviceTrack: Sendable {
 }
 
 extension DeviceTrack {
-    /// Sorts samples by time, then beacon, then RSSI, in place and stably, without allocating:
-    /// an insertion sort, linear for samples that arrive nearly in time order (as they do; the
-    /// standard library's stable sort allocates a buffer on every call).
+    /// Sorts samples by time, then beacon, then RSSI, in place: an insertion sort, linear and
+    /// allocation-free for samples that arrive nearly in time order (as they do; the standard
+    /// library's sort allocates a buffer on every call). Samples that are far from that order (a
+    /// whole file at one timestamp, beacons interleaved) would make it quadratic (100,000 rows
+    /// at one time took 6.5 s), so after a linear number of moves the rest is left to the
+    /// standard library's O(n log n) sort. Samples with equal keys are equal in every field, so
+    /// either way gives the same order.
     static func sortInPlace(_ samples: inout [Pending]) {
         guard samples.count > 1 else { return }
+        var moves = 0
+        let budget = 8 * samples.count + 64
         for i in 1..<samples.count {
             let item = samples[i]
             var j = i
-            while j > 0,
-                (item.time, item.slot, item.rssi, item.activityRank)
-                    < (samples[j - 1].time, samples[j - 1].slot, samples[j - 1].rssi, samples[j - 1].activityRank)
-            {
+            while j > 0, item.precedes(samples[j - 1]) {
                 samples[j] = samples[j - 1]
                 j -= 1
             }
             if j != i { samples[j] = item }
+            moves += i - j
+            if moves > budget {
+                samples.sort { $0.precedes($1) }
+                return
+            }
         }
+    }
+}
+
+extension DeviceTrack.Pending {
+    /// The canonical order of an epoch's samples: time, then beacon slot, then RSSI, then the
+    /// activity hint.
+    @inline(__always)
+    func precedes(_ other: Self) -> Bool {
+        (time, slot, rssi, activityRank) < (other.time, other.slot, other.rssi, other.activityRank)
     }
 }
 

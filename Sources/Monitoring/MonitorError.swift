@@ -20,6 +20,9 @@ public enum MonitorError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingParent(path: String, parent: String)
     /// Following parents from this region comes back to it; `cycle` lists the ids in order.
     case parentCycle(path: String, cycle: [String])
+    /// A circle of region `id` lies on a level the plan has no floor at (`levels` are the
+    /// plan's): it could never be entered.
+    case unknownLevel(path: String, id: String, level: Int, levels: [Int])
     /// A circle's radius is not a positive finite number of metres.
     case invalidRadius(path: String, value: String)
     /// A number of a condition (a circle's centre) is NaN or infinite.
@@ -52,6 +55,12 @@ public enum MonitorError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(at(path)): parent \"\(parent)\" is not a region id of this file"
         case .parentCycle(let path, let cycle):
             return "\(at(path)): parents form a cycle \(cycle.joined(separator: " → ")); a region cannot contain itself"
+        case .unknownLevel(let path, let id, let level, let levels):
+            let shown = levels.prefix(12).map(String.init).joined(separator: ", ")
+            let list = levels.count > 12 ? shown + ", … (\(levels.count) floors)" : shown
+            return
+                "\(at(path)): region \(id.quotedForMessage()) is a circle on level \(level), which the plan has no floor at "
+                + "(its levels: \(list)); it could never be entered"
         case .invalidRadius(let path, let value):
             return "\(at(path)): radius \(value) must be a positive number of metres"
         case .nonFinite(let path, let value):

@@ -37,7 +37,7 @@ extension RegionMonitor {
         MonitorSnapshot(
             hysteresis: hysteresis, plausibility: plausibility,
             setApartBeacons: setApartBeacons.sorted(), now: now, lastPosition: lastPosition,
-            regions: insertionOrder.map { MonitorSnapshot.StoredRegion(id: $0, entry: entries[$0]!) })
+            regions: insertionOrder.map { MonitorSnapshot.StoredRegion(id: $0, entry: armed(entries[$0]!)) })
     }
 
     /// A monitor in the state `snapshot` recorded.

@@ -3,8 +3,14 @@ import Foundation
 
 /// The monitor's regions indexed so that an input touches only the regions it can affect:
 /// beacon conditions by identity (exact identities, and wildcard buckets by UUID + major and by
-/// UUID), circles and zones in a uniform grid per floor, each region's place in the evaluation
-/// order, and each region's children.
+/// UUID), circles and zones in grids per floor, each region's place in the evaluation order, and
+/// each region's children.
+///
+/// A small shape is kept in the 2-m cell of its centre. A larger one is kept in every cell it
+/// covers of the finest grid (cells of 2 m, 4 m, 8 m, … ) in which it covers at most
+/// ``largeCells`` cells, so the index holds at most that many entries per region whatever the
+/// regions' sizes: 10,000 circles of radius 60 m, each in every one of the 3,721 2-m cells it
+/// covered, made the index grow to 3.6 GB before.
 ///
 /// A position can change a circle or zone only when that region is not unsatisfied, or when the
 /// position is not clearly outside it (signed depth d with −d − w·a < exit margin, see
@@ -13,8 +19,14 @@ import Foundation
 struct RegionIndex: Sendable {
     /// Side of a grid cell, metres.
     static let cellSize = 2.0
-    /// A region whose bounding box spans more cells than this is checked for every position.
+    /// A query that would look at more cells than this scans every shape instead.
     static let maximumCells = 4096
+    /// The most cells a large shape is kept in (4 × 4): it goes to the finest grid in which its
+    /// bounding box covers no more.
+    static let largeCells = 16
+    /// The coarsest large-shape grid has cells of ``cellSize`` · 2^``largestScale`` metres
+    /// (about 2·10¹⁸ m); a shape too large even for it is checked for every position.
+    static let largestScale = 60
 
     struct MajorKey: Hashable, Sendable {
         var uuid: UUID
@@ -23,6 +35,11 @@ struct RegionIndex: Sendable {
     struct Cell: Hashable, Sendable {
         var x: Int
         var y: Int
+    }
+    /// A grid of large shapes: a floor, and its cell side ``cellSize`` · 2^`scale`.
+    struct GridKey: Hashable, Sendable {
+        var level: Int
+        var scale: Int
     }
 
     /// A circle or zone as the grid keeps it: enough to rule it out without its entry.
@@ -47,8 +64,11 @@ struct RegionIndex: Sendable {
     var byUUID: [UUID: [String]] = [:]
     /// Per level: shapes no wider than ``smallExtent`` by the cell of their centre.
     var grid: [Int: [Cell: [Shape]]] = [:]
-    /// Per level: larger shapes in every cell they cover.
-    var largeGrid: [Int: [Cell: [Shape]]] = [:]
+    /// Per level and scale: larger shapes (their places in ``positionShapes``) in every cell
+    /// they cover.
+    var largeGrid: [GridKey: [Cell: [Int32]]] = [:]
+    /// Per level: the scales of ``largeGrid`` in use, ascending.
+    var largeScales: [Int: [Int]] = [:]
     /// Largest half-width or half-height of a shape kept by its centre, metres.
     static let smallExtent = 4.0
     /// Largest half-width or half-height of any shape in ``grid``, metres.
@@ -76,8 +96,16 @@ struct RegionIndex: Sendable {
         self.rank[id] = rank
         if let parent = entry.record.parent { children[parent, default: []].append(id) }
         // Only a beacon condition counts silence (circles and zones never read `since`), so a
-        // monitor with many circles does not touch them all at its first input.
-        if entry.record.condition.isBeaconCondition, entry.beacon.since == nil { pendingSince.insert(id) }
+        // monitor with many circles does not touch them all at its first input. A top-level
+        // beacon region that is unsatisfied has no exit deadline to schedule either: it counts
+        // silence from the monitor's first input (``RegionMonitor/startTime``) without being
+        // touched, so a monitor copied per phone does not arm every beacon region at each
+        // phone's first sample (2,000 beacon regions and 30,000 phones took 49 s).
+        if entry.record.condition.isBeaconCondition, entry.beacon.since == nil,
+            entry.record.parent != nil || entry.record.state != .unsatisfied
+        {
+            pendingSince.insert(id)
+        }
         switch entry.record.condition {
         case .beacon(let condition):
             if let major = condition.major {
@@ -125,23 +153,43 @@ struct RegionIndex: Sendable {
                 return
             }
         }
-        guard let (low, high) = Self.cells(minX: shape.minX, minY: shape.minY, maxX: shape.maxX, maxY: shape.maxY)
-        else {
+        // The finest grid in which the shape covers at most `largeCells` cells.
+        var found: (scale: Int, low: Cell, high: Cell)?
+        for scale in 0...Self.largestScale {
+            if let (low, high) = Self.cells(
+                minX: shape.minX, minY: shape.minY, maxX: shape.maxX, maxY: shape.maxY,
+                scale: scale, limit: Self.largeCells)
+            {
+                found = (scale, low, high)
+                break
+            }
+        }
+        guard let (scale, low, high) = found, positionShapes.count <= Int(Int32.max) else {
             wide.append(shape)
             return
         }
+        let key = GridKey(level: level, scale: scale)
+        if largeGrid[key] == nil {
+            largeScales[level, default: []].append(scale)
+            largeScales[level]!.sort()
+        }
+        let place = Int32(positionShapes.count - 1)
         for x in low.x...high.x {
-            for y in low.y...high.y { largeGrid[level, default: [:]][Cell(x: x, y: y), default: []].append(shape) }
+            for y in low.y...high.y { largeGrid[key, default: [:]][Cell(x: x, y: y), default: []].append(place) }
         }
     }
 
-    /// The cells a box covers, or nil when it covers more than ``maximumCells``.
-    static func cells(minX: Double, minY: Double, maxX: Double, maxY: Double) -> (Cell, Cell)? {
-        let lx = (minX / cellSize).rounded(.down), ly = (minY / cellSize).rounded(.down)
-        let hx = (maxX / cellSize).rounded(.down), hy = (maxY / cellSize).rounded(.down)
+    /// The cells of side ``cellSize`` · 2^`scale` that a box covers, or nil when they are more
+    /// than `limit` (or lie more than 10⁹ cells out).
+    static func cells(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, scale: Int = 0, limit: Int = maximumCells
+    ) -> (Cell, Cell)? {
+        let size = cellSize * Double(sign: .plus, exponent: scale, significand: 1)
+        let lx = (minX / size).rounded(.down), ly = (minY / size).rounded(.down)
+        let hx = (maxX / size).rounded(.down), hy = (maxY / size).rounded(.down)
         guard lx.isFinite, ly.isFinite, hx.isFinite, hy.isFinite,
             abs(lx) < 1e9, abs(ly) < 1e9, abs(hx) < 1e9, abs(hy) < 1e9,
-            (hx - lx + 1) * (hy - ly + 1) <= Double(maximumCells)
+            (hx - lx + 1) * (hy - ly + 1) <= Double(limit)
         else { return nil }
         return (Cell(x: Int(lx), y: Int(ly)), Cell(x: Int(hx), y: Int(hy)))
     }
@@ -174,11 +222,23 @@ struct RegionIndex: Sendable {
         }
         let reach = largestExitMargin + largestAccuracyWeight * min(max(accuracy, 0), largestMaximumAccuracy)
         let smallReach = reach + largestSmallExtent
+        let scales = largeScales[observation.level] ?? []
+        // The cells to look at in each large-shape grid; nil when one of them is too many.
+        var largeQueries: [(scale: Int, low: Cell, high: Cell)]? = []
+        for scale in scales {
+            guard
+                let (low, high) = Self.cells(
+                    minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach, scale: scale)
+            else {
+                largeQueries = nil
+                break
+            }
+            largeQueries?.append((scale, low, high))
+        }
         if let (low, high) = Self.cells(
             minX: p.x - smallReach, minY: p.y - smallReach,
             maxX: p.x + smallReach, maxY: p.y + smallReach),
-            let (largeLow, largeHigh) = Self.cells(
-                minX: p.x - reach, minY: p.y - reach, maxX: p.x + reach, maxY: p.y + reach)
+            let largeQueries
         {
             if let cells = grid[observation.level] {
                 for x in low.x...high.x {
@@ -187,10 +247,11 @@ struct RegionIndex: Sendable {
                     }
                 }
             }
-            if let cells = largeGrid[observation.level] {
-                for x in largeLow.x...largeHigh.x {
-                    for y in largeLow.y...largeHigh.y {
-                        for shape in cells[Cell(x: x, y: y)] ?? [] { consider(shape) }
+            for query in largeQueries {
+                guard let cells = largeGrid[GridKey(level: observation.level, scale: query.scale)] else { continue }
+                for x in query.low.x...query.high.x {
+                    for y in query.low.y...query.high.y {
+                        for place in cells[Cell(x: x, y: y)] ?? [] { consider(positionShapes[Int(place)]) }
                     }
                 }
             }

@@ -37,6 +37,10 @@ public struct RegionMonitor: Sendable {
     public internal(set) var now: Double?
     /// The latest usable position, if any.
     public internal(set) var lastPosition: PositionObservation?
+    /// The time of the first input (nil before it): when the top-level beacon regions added
+    /// before it started counting silence. Those that are unsatisfied are not touched then;
+    /// their evidence takes this time as its start when it is first needed (``armed(_:)``).
+    var startTime: Double?
 
     var entries = RegionEntries()
     /// Identifiers in insertion order.
@@ -125,7 +129,7 @@ public struct RegionMonitor: Sendable {
         guard sighting.time.isFinite, sighting.rssi.isFinite else { return [] }
         var events = advance(to: sighting.time)
         for id in index.beaconCandidates(of: sighting.identity) {
-            guard var entry = entries[id], isArmed(entry) else { continue }
+            guard var entry = entries[id].map(armed), isArmed(entry) else { continue }
             let rule = rule(of: entry).beacon
             let entered = entry.beacon.observe(time: sighting.time, rssi: sighting.rssi, rule: rule)
             entries[id] = entry
@@ -186,6 +190,7 @@ public struct RegionMonitor: Sendable {
     public mutating func advance(to time: Double) -> [MonitorEvent] {
         guard time.isFinite else { return [] }
         now = max(now ?? time, time)
+        if startTime == nil { startTime = time }
         if !index.pendingSince.isEmpty {
             for id in index.pendingSince {
                 guard let entry = entries[id], entry.beacon.since == nil else {
@@ -265,6 +270,18 @@ public struct RegionMonitor: Sendable {
 
     // MARK: Helpers
 
+    /// `entry` with the start of its silence filled in when it is a top-level beacon region
+    /// that has counted silence since the first input without being touched (see
+    /// ``startTime``): what arming it at the first input would have stored.
+    func armed(_ entry: RegionEntry) -> RegionEntry {
+        guard entry.beacon.since == nil, entry.record.parent == nil, entry.record.condition.isBeaconCondition,
+            let startTime
+        else { return entry }
+        var entry = entry
+        entry.beacon.since = startTime
+        return entry
+    }
+
     func isArmed(_ entry: RegionEntry) -> Bool {
         guard let parent = entry.record.parent else { return true }
         return entries[parent]?.record.state == .satisfied
@@ -296,6 +313,9 @@ public struct RegionMonitor: Sendable {
             guard circle.center.y.isFinite else { throw .nonFinite(path: path, value: "\(circle.center.y)") }
             guard circle.radius.isFinite, circle.radius > 0 else {
                 throw .invalidRadius(path: path, value: "\(circle.radius)")
+            }
+            guard zones.hasLevel(circle.level) else {
+                throw .unknownLevel(path: path, id: identifier, level: circle.level, levels: zones.levels)
             }
         case .zone(let id):
             guard zones.contains(id) else { throw .unknownZone(path: path, id: id) }

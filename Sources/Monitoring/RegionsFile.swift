@@ -70,7 +70,7 @@ public struct RegionsFile: Sendable, Hashable {
                     throw MonitorError.duplicateIdentifier(path: idNode.path, id: id, firstPath: first)
                 }
                 firstPath[id] = idNode.path
-                let condition = try Self.condition(object, path: node.path, zones: zones)
+                let condition = try Self.condition(object, id: id, path: node.path, zones: zones)
                 var hysteresis: Hysteresis?
                 if let h = object.optional("hysteresis") { hysteresis = try Self.hysteresis(h, defaults: defaults) }
                 var parent: String?
@@ -131,7 +131,9 @@ public struct RegionsFile: Sendable, Hashable {
 
     // MARK: Decoding
 
-    private static func condition(_ object: JSONMembers, path: String, zones: ZoneIndex) throws -> MonitorCondition {
+    private static func condition(
+        _ object: JSONMembers, id: String, path: String, zones: ZoneIndex
+    ) throws -> MonitorCondition {
         let beacon = object.optional("beacon"), circle = object.optional("circle"), zone = object.optional("zone")
         let found = [beacon, circle, zone].compactMap { $0 }.count
         guard found == 1 else { throw MonitorError.conditionCount(path: path, found: found) }
@@ -156,7 +158,13 @@ public struct RegionsFile: Sendable, Hashable {
             let radiusNode = try c.required("radius")
             let radius = try radiusNode.double()
             guard radius > 0 else { throw MonitorError.invalidRadius(path: radiusNode.path, value: radiusNode.literal) }
-            let level = try c.optional("level")?.integer(in: FloorPlan.levelRange) ?? 0
+            let levelNode = c.optional("level")
+            let level = try levelNode?.integer(in: FloorPlan.levelRange) ?? 0
+            // A circle on a floor the plan lacks could never be entered.
+            guard zones.hasLevel(level) else {
+                throw MonitorError.unknownLevel(
+                    path: levelNode?.path ?? "\(circle.path).level", id: id, level: level, levels: zones.levels)
+            }
             return .circle(CircleCondition(center: Point2D(x: x, y: y), radius: radius, level: level))
         }
         let zoneNode = zone!

@@ -3,12 +3,21 @@ import BeaconModel
 /// The plan's zone polygons by id and level, for signed depths.
 struct ZoneIndex: Sendable {
     fileprivate var polygons: [String: [Int: Polygon]] = [:]
+    /// The plan's floor levels.
+    private var levelSet: Set<Int> = []
 
     init(plan: FloorPlan) {
         for floor in plan.floors {
+            levelSet.insert(floor.level)
             for zone in floor.zones { polygons[zone.id, default: [:]][floor.level] = zone.polygon }
         }
     }
+
+    /// Whether the plan has a floor at `level`.
+    func hasLevel(_ level: Int) -> Bool { levelSet.contains(level) }
+
+    /// The plan's floor levels, ascending.
+    var levels: [Int] { levelSet.sorted() }
 
     /// Whether some floor has a zone `id`.
     func contains(_ id: String) -> Bool { polygons[id] != nil }

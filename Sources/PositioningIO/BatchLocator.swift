@@ -172,7 +172,7 @@ public struct BatchLocator: Sendable {
         result.detection = detection
         result.learnedDetection = engine.learnedDetection
         if engine.statistics.accepted == 0 {
-            throw BatchLocatorError.noUsableSample(path: path, detail: result.readAndSkipped)
+            throw BatchLocatorError.noUsableSample(path: SpooledInput.label(for: path), detail: result.readAndSkipped)
         }
         return result
     }

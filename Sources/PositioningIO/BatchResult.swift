@@ -70,13 +70,26 @@ public struct BatchResult: Sendable {
     }
 
     /// Each kind of skipped row with its count, for example "3 of beacons not in the plan".
-    public var skipped: [String] {
+    public var skipped: [String] { Self.skipped(counts: counts, statistics: statistics) }
+
+    /// Each kind of row skipped by a reader with `counts` and an engine with `statistics`, with
+    /// its count: what `locate` (and `monitor`, `calibrate --from-traffic`) report.
+    public static func skipped(counts: RSSISampleReader.Counts, statistics: PositioningEngine.Statistics) -> [String] {
+        skipped(
+            counts: counts, invalidRSSI: statistics.invalidRSSI, unknownBeacon: statistics.unknownBeacon,
+            invalidTime: statistics.invalidTime, late: statistics.late)
+    }
+
+    /// As ``skipped(counts:statistics:)``, from the engine's counts one by one.
+    public static func skipped(
+        counts: RSSISampleReader.Counts, invalidRSSI: Int, unknownBeacon: Int, invalidTime: Int = 0, late: Int = 0
+    ) -> [String] {
         var skipped: [String] = []
         if counts.noReading > 0 { skipped.append("\(counts.noReading) with no reading (rssi 0 or 127)") }
-        if statistics.invalidRSSI > 0 { skipped.append("\(statistics.invalidRSSI) with an implausible rssi") }
-        if statistics.unknownBeacon > 0 { skipped.append("\(statistics.unknownBeacon) of beacons not in the plan") }
-        if statistics.invalidTime > 0 { skipped.append("\(statistics.invalidTime) with an unusable timestamp") }
-        if statistics.late > 0 { skipped.append("\(statistics.late) too late for their epoch") }
+        if invalidRSSI > 0 { skipped.append("\(invalidRSSI) with an implausible rssi") }
+        if unknownBeacon > 0 { skipped.append("\(unknownBeacon) of beacons not in the plan") }
+        if invalidTime > 0 { skipped.append("\(invalidTime) with an unusable timestamp") }
+        if late > 0 { skipped.append("\(late) too late for their epoch") }
         if counts.badRows > 0 {
             skipped.append(
                 "\(counts.badRows) malformed row(s), the first: \(counts.firstBadRow.map(String.init(describing:)) ?? "")"

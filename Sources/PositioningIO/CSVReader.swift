@@ -75,10 +75,10 @@ public final class CSVReader {
     /// Parses the field at `index` as a finite `Double`.
     public func double(_ row: [String], _ index: Int) throws(FileError) -> Double {
         let text = try field(row, index)
-        guard let value = Double(text), value.isFinite else {
+        guard let value = DecimalText.double(text), value.isFinite else {
             throw .invalidValue(
                 path: path, line: line, column: header[index], value: String(text),
-                expected: "a finite number")
+                expected: DecimalText.expectation("a finite number", for: text))
         }
         return value
     }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The rows of a CSV file as byte ranges: the state and parsing behind ``CSVReader``, kept in
 /// one value so that a whole row (or a whole sample) is parsed in one access, without the
 /// per-byte exclusivity checks a class's stored properties would cost.
@@ -18,6 +24,10 @@ struct CSVRows {
     private(set) var line = 0
 
     private let source: FileSource?
+    /// Whether the input is a regular file (which ends), not a device such as `/dev/zero`.
+    private let isRegularFile: Bool
+    /// Set when the last row read was refused for being longer than ``maximumRowBytes``.
+    private var overlong = false
     /// Bytes read and not yet consumed start at `position`; a row's fields point into it.
     private(set) var buffer: [UInt8] = []
     private var position = 0
@@ -33,7 +43,7 @@ struct CSVRows {
     /// Opens `path` and reads its header row; `blockSize` (bytes per read, 256 KiB unless a
     /// test sets it) changes nothing but where the reads fall.
     init(path: String, blockSize: Int = 1 << 18) throws(FileError) {
-        self.path = path
+        self.path = SpooledInput.label(for: path)
         self.blockSize = max(1, blockSize)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -44,6 +54,8 @@ struct CSVRows {
             throw .unreadable(path: path, detail: exists ? "permission denied or not a file" : "no such file")
         }
         source = FileSource(handle: handle)
+        var info = stat()
+        isRegularFile = fstat(handle.fileDescriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         buffer.reserveCapacity(self.blockSize * 2)
         // At least the three bytes of a byte order mark, however small the blocks.
         while buffer.count < 3, try refill() {}
@@ -54,6 +66,7 @@ struct CSVRows {
     init(text: String, label: String) throws(FileError) {
         path = label
         source = nil
+        isRegularFile = false
         blockSize = 1 << 18
         buffer = Array(text.utf8)
         exhausted = true
@@ -132,7 +145,7 @@ struct CSVRows {
         guard let value = DecimalText.double(buffer, range), value.isFinite else {
             throw .invalidValue(
                 path: path, line: line, column: header[index], value: text(range),
-                expected: "a finite number")
+                expected: DecimalText.expectation("a finite number", for: text(range)))
         }
         return value
     }
@@ -145,7 +158,9 @@ struct CSVRows {
         guard let value = DecimalText.double(buffer, range), RSSISample.isUsableTimestamp(value) else {
             throw .invalidValue(
                 path: path, line: line, column: header[index], value: text(range),
-                expected: "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
+                expected: DecimalText.isHexadecimal(text(range))
+                    ? "a time in seconds written in decimal (hexadecimal such as 0x10 is not read)"
+                    : "a time in seconds within ±1e10 (divide milliseconds by 1e3, nanoseconds by 1e9)")
         }
         return value
     }
@@ -180,6 +195,7 @@ struct CSVRows {
     /// Reads one logical row (quoted fields may span lines) into ``fields``.
     /// A row ends at LF, CRLF or a lone CR.
     private mutating func readRow() throws(FileError) -> Bool {
+        overlong = false
         line += 1
         while true {
             fields.removeAll()
@@ -292,6 +308,7 @@ struct CSVRows {
     ///   already ``maximumRowBytes`` long.
     private mutating func refillKeepingRow() throws(FileError) -> Bool {
         if buffer.count - position >= Self.maximumRowBytes, !exhausted, source != nil {
+            overlong = true
             throw .malformedRow(
                 path: path, line: line,
                 detail:
@@ -305,6 +322,41 @@ struct CSVRows {
         }
         buffer.append(contentsOf: chunk)
         return true
+    }
+
+    /// After the error for a row longer than ``maximumRowBytes``, passes over the rest of that
+    /// row up to its line end (LF, CRLF or CR, quotes not considered), reading on in blocks
+    /// without keeping them, so that the next row can be read; memory stays at one block. False,
+    /// and nothing done, after any other error, or when the input is not a regular file (a
+    /// device such as `/dev/zero` may never have a line end).
+    mutating func skipOverlongRow() throws(FileError) -> Bool {
+        guard overlong, isRegularFile else { return false }
+        overlong = false
+        // The last byte read may be the row's CR (the row was refused while looking past it).
+        var index = max(position, buffer.count - 1)
+        while true {
+            while index < buffer.count {
+                let byte = buffer[index]
+                index += 1
+                guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else { continue }
+                position = index
+                if byte == UInt8(ascii: "\r") {
+                    if position == buffer.count {
+                        buffer.removeAll(keepingCapacity: true)
+                        position = 0
+                        guard let chunk = try readBlock() else { return true }
+                        buffer.append(contentsOf: chunk)
+                    }
+                    if buffer[position] == UInt8(ascii: "\n") { position += 1 }
+                }
+                return true
+            }
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+            index = 0
+            guard let chunk = try readBlock() else { return true }
+            buffer.append(contentsOf: chunk)
+        }
     }
 
     private mutating func refill() throws(FileError) -> Bool {

@@ -173,23 +173,73 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         return PathLossModel(beacon, sigma: all.sigma)
     }
 
-    /// Loads and validates the calibration JSON at `path`.
+    /// The largest calibration file ``load(path:)`` reads, bytes (16 MiB, as for plans and
+    /// regions): a file of 100,000 beacons is about 30 MB less than that.
+    public static let maximumFileSize = 16 << 20
+
+    /// Loads and validates the calibration JSON at `path` (a regular file or a pipe such as
+    /// `/dev/stdin`, at most ``maximumFileSize`` bytes).
     /// - Throws: ``CalibrationFileError`` naming the file and the JSON path of the problem.
     public static func load(path: String) throws(CalibrationFileError) -> CalibrationFile {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try SmallFile.read(path: path, limit: maximumFileSize)
         } catch {
-            throw .unreadable(
-                path: path,
-                detail: FileManager.default.fileExists(atPath: path)
-                    ? "permission denied or not a file" : "no such file")
+            switch error {
+            case .missing: throw .unreadable(path: path, detail: "no such file")
+            case .directory: throw .unreadable(path: path, detail: "it is a directory; give a calibration JSON file")
+            case .unopenable: throw .unreadable(path: path, detail: "permission denied or not a file")
+            case .unreadable(let reason): throw .unreadable(path: path, detail: reason)
+            case .tooLarge(let limit):
+                throw .unreadable(
+                    path: path,
+                    detail: "it is larger than \(limit >> 20) MiB; a calibration file is a few hundred bytes per "
+                        + "beacon, check that this is the calibration file")
+            }
         }
         return try CalibrationFile(data: data, label: path)
     }
 
+    /// Loads the calibration JSON at `path` for use with `plan`.
+    /// - Throws: as ``load(path:)``, and ``CalibrationFileError/noPlanBeacon(path:entries:example:planExample:)``
+    ///   when the file has per-beacon fits but none for a beacon of the plan.
+    public static func load(path: String, for plan: FloorPlan) throws(CalibrationFileError) -> CalibrationFile {
+        let file = try load(path: path)
+        try file.check(against: plan, label: path)
+        return file
+    }
+
+    /// Throws ``CalibrationFileError/noPlanBeacon(path:entries:example:planExample:)`` when the
+    /// file has per-beacon fits and none of them is for a beacon of `plan`: every beacon would
+    /// then keep the plan's values, and the file would change nothing but σ without a word.
+    public func check(against plan: FloorPlan, label: String) throws(CalibrationFileError) {
+        guard let first = planMismatch(plan) else { return }
+        throw .noPlanBeacon(
+            path: label, entries: beacons?.count ?? 0, example: first.description,
+            planExample: plan.beacons.first.map { $0.identity.description } ?? "no beacon")
+    }
+
+    /// The first beacon the file fits when it fits none of `plan`'s; nil when it fits one of
+    /// them or has no per-beacon fits.
+    public func planMismatch(_ plan: FloorPlan) -> BeaconIdentity? {
+        guard let beacons, let first = beacons.first else { return nil }
+        let known = Set(plan.beacons.map(\.identity))
+        return beacons.contains { known.contains($0.beacon) } ? nil : first.beacon
+    }
+
     /// Decodes and validates calibration JSON; `label` stands for the path in errors.
     public init(data: Data, label: String = "<input>") throws(CalibrationFileError) {
+        // The strict parser first: syntax errors (an empty file, text after the document, a key
+        // given twice, which JSONDecoder would take silently) with their line and column.
+        let document: JSONValue
+        do throws(JSONError) {
+            document = try JSONParser.parse(Array(data))
+        } catch {
+            if case .malformedJSON(let detail) = error { throw .invalidJSON(path: label, detail: detail) }
+            throw .invalidJSON(path: label, detail: error.description)
+        }
+        // Integers that JSONDecoder refuses without a path (a `count` of 1.5).
+        try Self.checkIntegers(document, label: label)
         let file: CalibrationFile
         do {
             file = try JSONDecoder().decode(CalibrationFile.self, from: data)
@@ -198,15 +248,39 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         } catch {
             throw .invalidJSON(path: label, detail: "\(error)")
         }
-        // What JSONDecoder lets through: a key given twice (it keeps the last silently).
-        do throws(JSONError) {
-            try JSONElement.check(data)
-        } catch {
-            if case .malformedJSON(let detail) = error { throw .invalidJSON(path: label, detail: detail) }
-            throw .invalidJSON(path: label, detail: error.description)
-        }
         try file.validate(label: label)
         self = file
+    }
+
+    /// Checks that `count`, `major` and `minor`, where they are numbers, are integers in range,
+    /// naming the JSON path of one that is not.
+    private static func checkIntegers(_ document: JSONValue, label: String) throws(CalibrationFileError) {
+        func check(_ object: JSONNode, _ keys: [(String, ClosedRange<Int>)]) throws(JSONError) {
+            guard let members = try? object.object() else { return }
+            for (key, range) in keys {
+                guard let node = members.optional(key), case .number = node.value else { continue }
+                _ = try node.integer(in: range)
+            }
+        }
+        let top = JSONNode(value: document, path: "")
+        do throws(JSONError) {
+            guard let members = try? top.object() else { return }
+            if let all = members.optional("all") { try check(all, [("count", 0...Int.max)]) }
+            if let beacons = members.optional("beacons"), let entries = try? beacons.array() {
+                for entry in entries {
+                    try check(entry, [("count", 0...Int.max), ("major", 0...65535), ("minor", 0...65535)])
+                }
+            }
+        } catch {
+            let detail: String
+            switch error {
+            case .wrongType(_, let expected, let found): detail = "expected \(expected), found \(found)"
+            case .outOfRange(_, let value, let range): detail = "\(value) is out of range \(range)"
+            case .nonFinite(_, let value): detail = "\(value) is not a finite number"
+            default: detail = error.description
+            }
+            throw .invalidValue(path: label, jsonPath: error.path, detail: detail)
+        }
     }
 
     private func validate(label: String) throws(CalibrationFileError) {
@@ -229,12 +303,15 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 path: label, jsonPath: "\(path).measuredPower",
                 detail: "\(fit.measuredPower) is not a negative RSSI in dBm (at least −200)")
         }
-        guard fit.pathLossExponent.isFinite, fit.pathLossExponent > 0,
-            fit.pathLossExponent <= TrilaterationSolver.exponentRange.upperBound
-        else {
+        // The engine's own range: an exponent of 1e-300 was accepted here and refused by every
+        // fix (0 positions, exit 0).
+        guard fit.pathLossExponent.isFinite, TrilaterationSolver.exponentRange.contains(fit.pathLossExponent) else {
+            let range = TrilaterationSolver.exponentRange
             throw .invalidValue(
                 path: label, jsonPath: "\(path).pathLossExponent",
-                detail: "\(fit.pathLossExponent) is not a positive exponent (at most 20)")
+                detail:
+                    "\(fit.pathLossExponent) is not a path-loss exponent the engine accepts (\(range.lowerBound) to \(Int(range.upperBound)))"
+            )
         }
         guard fit.sigma.isFinite, fit.sigma >= 0, fit.sigma <= TrilaterationSolver.sigmaRange.upperBound else {
             throw .invalidValue(
@@ -282,7 +359,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 path: label, jsonPath: path(context.codingPath), detail: "expected \(expected)\(found)")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return .invalidJSON(path: label, detail: "not valid JSON")
+                return .invalidJSON(path: label, detail: "not valid JSON (\(context.debugDescription))")
             }
             return .invalidValue(path: label, jsonPath: path(context.codingPath), detail: context.debugDescription)
         @unknown default:

@@ -8,6 +8,10 @@ public enum CalibrationFileError: Error, Sendable, Hashable, CustomStringConvert
     case invalidValue(path: String, jsonPath: String, detail: String)
     /// Two entries calibrate the same beacon.
     case duplicateBeacon(path: String, jsonPath: String, beacon: String)
+    /// The file has per-beacon fits, but none for a beacon of the plan it is used with (a file
+    /// of another site, or of other UUIDs): `entries` fits, the first for `example`; the plan's
+    /// first beacon is `planExample`.
+    case noPlanBeacon(path: String, entries: Int, example: String, planExample: String)
 
     public var description: String {
         switch self {
@@ -19,6 +23,10 @@ public enum CalibrationFileError: Error, Sendable, Hashable, CustomStringConvert
             return "\(path): \(jsonPath): \(detail)"
         case .duplicateBeacon(let path, let jsonPath, let beacon):
             return "\(path): \(jsonPath): beacon \(beacon) is calibrated twice; keep one entry"
+        case .noPlanBeacon(let path, let entries, let example, let planExample):
+            return
+                "\(path): calibrates none of the plan's beacons (its \(entries) beacon fit(s) are for others, such as "
+                + "\(example); the plan has \(planExample) …); check that the file belongs to this plan"
         }
     }
 }

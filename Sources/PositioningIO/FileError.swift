@@ -23,7 +23,11 @@ public enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// One line: control characters from the file (a binary header, a device name with an
+    /// escape byte) are written as `\u001B`, never raw.
+    public var description: String { rawDescription.escapingControlCharacters }
+
+    private var rawDescription: String {
         switch self {
         case .unreadable(let path, let detail):
             return "\(path): cannot read: \(detail)"
@@ -38,7 +42,8 @@ public enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
             }
             return "\(path): required column '\(column)' is missing (header has: \(Self.shortened(header)))"
         case .invalidValue(let path, let line, let column, let value, let expected):
-            let shown = value.count > 60 ? value.prefix(60) + "… (\(value.count) characters)" : value
+            let escaped = value.escapingControlCharacters
+            let shown = escaped.count > 60 ? escaped.prefix(60) + "… (\(value.count) characters)" : escaped
             return "\(path):\(line): column '\(column)': '\(shown)' is not \(expected)"
         case .malformedRow(let path, let line, let detail):
             return "\(path):\(line): \(detail)"
@@ -48,7 +53,7 @@ public enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A header for a message: at most 12 names of at most 40 characters each, so that a
     /// binary or one-line file does not flood the terminal.
     static func shortened(_ header: [String]) -> String {
-        let names = header.prefix(12).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }
+        let names = header.prefix(12).map(\.escapingControlCharacters).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 }
         return names.joined(separator: ",") + (header.count > 12 ? ",… (\(header.count) columns)" : "")
     }
 }

@@ -69,10 +69,21 @@ public final class OutputFile {
                 throw .unwritable(path: path, detail: "you may not write it (\(String(cString: strerror(errno))))")
             }
         }
+        let name = url.lastPathComponent
+        guard name.utf8.count <= Self.longestName else {
+            throw .unwritable(
+                path: path,
+                detail:
+                    "the file name is \(name.utf8.count) bytes long; a file system takes at most \(Self.longestName)")
+        }
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+            .appendingPathComponent(Self.temporaryName(for: name, process: ProcessInfo.processInfo.processIdentifier))
             .path
         guard let descriptor = PartialFiles.shared.create(temporary, exclusive: false, mode: 0o666) else {
+            let code = errno
+            guard code == ENOENT || code == EACCES || code == ENOTDIR else {
+                throw .unwritable(path: path, detail: "cannot create the file: \(Self.reason(errno: code))")
+            }
             throw .unwritable(
                 path: path, detail: "cannot create the file (does its folder exist, and may it be written?)")
         }
@@ -171,6 +182,19 @@ public final class OutputFile {
         PartialFiles.shared.unregister(temporaryPath)
     }
 
+    /// The longest file name (one path component) the file systems take, bytes.
+    static let longestName = 255
+
+    /// The hidden temporary file beside output `name`: `.NAME.PID.partial`, with NAME cut short
+    /// (at a character) when the whole would be longer than ``longestName`` bytes; names of 241
+    /// to 255 bytes were refused as if their folder were missing.
+    static func temporaryName(for name: String, process: Int32) -> String {
+        let suffix = ".\(process).partial"
+        var stem = Substring(name)
+        while 1 + stem.utf8.count + suffix.utf8.count > longestName { stem = stem.dropLast() }
+        return "." + stem + suffix
+    }
+
     /// The type bits (`S_IFREG`, `S_IFCHR`, …) of what `path` names after following links, or
     /// nil when nothing is there.
     static func fileType(_ path: String) -> mode_t? {
@@ -182,10 +206,16 @@ public final class OutputFile {
     /// The system's words for a failed write or close ("No space left on device").
     static func reason(_ error: any Error) -> String {
         let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
+        if error.domain == NSPOSIXErrorDomain { return reason(errno: Int32(error.code)) }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return reason(errno: Int32(underlying.code))
         }
         return error.localizedDescription
+    }
+
+    /// The system's words for `code`, with what to do about a file-size limit.
+    static func reason(errno code: Int32) -> String {
+        let words = String(cString: strerror(code))
+        return code == EFBIG ? words + " (the file-size limit, see ulimit -f, was reached)" : words
     }
 }

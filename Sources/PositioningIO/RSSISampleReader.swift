@@ -106,18 +106,23 @@ struct SampleStream {
         return nil
     }
 
-    /// Moves to the next row. With `skipBadRows`, a quoted field left open at the end of the
-    /// file (it took in the rest of the file) is counted as one bad row and ends the input.
+    /// Moves to the next row. With `skipBadRows`, a row longer than 1 MiB is counted as one bad
+    /// row and passed over to its line end (in a regular file), and a quoted field left open at
+    /// the end of the file (it took in the rest of the file) is counted as one bad row and ends
+    /// the input.
     private mutating func nextRecord() throws(FileError) -> Bool {
         guard !exhausted else { return false }
-        do {
-            return try rows.nextRecord()
-        } catch {
-            guard skipBadRows, case .malformedRow = error else { throw error }
-            counts.badRows += 1
-            if counts.firstBadRow == nil { counts.firstBadRow = error }
-            exhausted = true
-            return false
+        while true {
+            do {
+                return try rows.nextRecord()
+            } catch {
+                guard skipBadRows, case .malformedRow = error else { throw error }
+                counts.badRows += 1
+                if counts.firstBadRow == nil { counts.firstBadRow = error }
+                if try rows.skipOverlongRow() { continue }
+                exhausted = true
+                return false
+            }
         }
     }
 
@@ -139,6 +144,13 @@ struct SampleStream {
         var device: String?
         if let index = columns.device {
             let range = try rows.trimmedRange(index)
+            // A control character (NUL, escape) would go raw into every output and message
+            // naming the device. Tab and line breaks (in quotes) are text that outputs quote.
+            if rows.buffer[range].contains(where: Self.isControl) {
+                throw .invalidValue(
+                    path: rows.path, line: rows.line, column: rows.header[index], value: rows.text(range),
+                    expected: "a device name without control characters such as NUL or escape")
+            }
             guard let (name, hash) = devices.name(rows.buffer, range) else {
                 // Decoding would replace the bad bytes, and two names differing only there
                 // would become one device.
@@ -161,6 +173,11 @@ struct SampleStream {
             }
         }
         return RSSISample(timestamp: timestamp, identity: identity, rssi: rssi, device: device, activity: activity)
+    }
+
+    /// A control byte other than tab, line feed and carriage return.
+    private static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F
     }
 
     /// The hint a cell spells exactly (`stationary`, `walking`), or nil.

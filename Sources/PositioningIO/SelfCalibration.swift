@@ -16,6 +16,10 @@ public struct SelfCalibration: Sendable {
     /// Whether a starting calibration was given but named none of the plan's beacons (so the
     /// plan's values were the start).
     public var startedFromPlanOnly = false
+    /// Samples read that nothing was learned from: of beacons not in the plan, and with an
+    /// implausible RSSI (positive, or below −130 dBm).
+    public var unknownBeaconSamples = 0
+    public var implausibleSamples = 0
 
     /// Learns from the RSSI samples CSV at `rssi`.
     /// - Parameters:
@@ -50,6 +54,19 @@ public struct SelfCalibration: Sendable {
         file = CalibrationFile(learned: result.estimates, pooled: result.pooled)
         counts = reader.counts
         self.plan = plan
+        let known = Set(plan.beacons.map(\.identity))
+        for sample in samples {
+            if !known.contains(sample.identity) {
+                unknownBeaconSamples += 1
+            } else if RSSIReading.rejection(of: sample.rssi) != nil {
+                implausibleSamples += 1
+            }
+        }
+    }
+
+    /// What reading skipped, as `locate` says it; empty when nothing was.
+    public var skipped: [String] {
+        BatchResult.skipped(counts: counts, invalidRSSI: implausibleSamples, unknownBeacon: unknownBeaconSamples)
     }
 
     /// The models for the engine, read back from ``file`` (rounded as written), so that locating
@@ -79,6 +96,7 @@ public struct SelfCalibration: Sendable {
         var text = "self-calibration: \(counts.read) samples, \(result.rounds.count) round(s)"
         text += result.converged ? ", settled" : ", stopped at the round limit"
         text += "; \(learned) of \(result.estimates.count) beacons learned from traffic\n"
+        if !skipped.isEmpty { text += "  skipped " + skipped.joined(separator: ", ") + "\n" }
         if startedFromPlanOnly {
             text +=
                 "  the starting calibration names none of the plan's beacons (another site?): started from the plan's values\n"

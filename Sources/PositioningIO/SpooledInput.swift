@@ -49,12 +49,40 @@ public final class SpooledInput {
         }
         self.path = copy
         temporary = copy
+        let name = path == "/dev/stdin" || path == "-" ? "standard input" : path
+        Self.labels.set(name, for: copy)
     }
 
     deinit {
         if let temporary {
             try? FileManager.default.removeItem(atPath: temporary)
             PartialFiles.shared.unregister(temporary)
+            Self.labels.set(nil, for: temporary)
+        }
+    }
+
+    /// What messages call the file at `path`: for the temporary copy of a piped input, the input
+    /// the user gave ("standard input" for `/dev/stdin`), not the copy, which is gone by the
+    /// time the message is read; any other path as it is.
+    public static func label(for path: String) -> String { labels.label(for: path) }
+
+    private static let labels = Labels()
+
+    /// The labels of the copies made so far, by path.
+    private final class Labels: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byPath: [String: String] = [:]
+
+        func set(_ label: String?, for path: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            byPath[path] = label
+        }
+
+        func label(for path: String) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            return byPath[path] ?? path
         }
     }
 }

@@ -48,11 +48,13 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(name: .long, help: "With --from-traffic: skip malformed RSSI rows instead of stopping at the first.")
     var skipBadRows = false
 
-    @Option(name: .long, help: "With --from-traffic: at most this many rounds of locating and refitting (default 8).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "With --from-traffic: at most this many rounds of locating and refitting (default 8).")
     var rounds: Int = 8
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "With --from-traffic: stop once no learned value moves by more than this many standard errors in a round (default 0.5; 0: only the score and --rounds stop it).",
         transform: NumberArgument.parse)
@@ -64,18 +66,21 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Fitting method: least-squares, huber, bisquare or trimmed (overrides --robust).")
     var method: Method?
 
-    @Option(name: .long, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.", transform: NumberArgument.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: "Share of samples a trimmed fit leaves out, 0 to 0.5.",
+        transform: NumberArgument.parse)
     var trimFraction: Double = 0.1
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Hold the path-loss exponent at this value and fit only the measured power and sigma (samples at a single distance then suffice, e.g. a few static points).",
         transform: NumberArgument.parse)
     var exponent: Double?
 
     @Option(
-        name: .long, help: "Skip samples closer than this many metres (the near field; rows at distance 0).",
+        name: .long, parsing: .unconditional,
+        help: "Skip samples closer than this many metres (the near field; rows at distance 0).",
         transform: NumberArgument.parse)
     var minDistance: Double?
 

@@ -97,10 +97,24 @@ struct PlanDescription {
         if let calibration {
             let known = Set(calibration.beacons?.map(\.beacon) ?? [])
             let covered = plan.beacons.filter { known.contains($0.identity) }.count
-            text +=
-                "; the calibration file fits \(covered) of them individually, the others take its overall fit "
-                + "(\(Self.f(calibration.all.measuredPower, 1)) dBm, n = \(Self.f(calibration.all.pathLossExponent)), "
-                + "sigma \(Self.f(calibration.all.sigma, 1)) dB)"
+            if let other = calibration.planMismatch(plan) {
+                // Every beacon keeps the plan's values (`CalibrationFile.model(for:)`); locate,
+                // monitor and calibrate refuse such a file.
+                text +=
+                    "; warning: the calibration file fits none of them (its \(known.count) beacon fit(s) are for "
+                    + "others, such as \(other)); check that it belongs to this plan: every beacon keeps the plan's "
+                    + "values with the file's sigma (\(Self.f(calibration.all.sigma, 1)) dB), and locate refuses it"
+            } else if known.isEmpty || covered == plan.beaconCount {
+                text +=
+                    "; the calibration file fits \(covered) of them individually, the others take its overall fit "
+                    + "(\(Self.f(calibration.all.measuredPower, 1)) dBm, n = \(Self.f(calibration.all.pathLossExponent)), "
+                    + "sigma \(Self.f(calibration.all.sigma, 1)) dB)"
+            } else {
+                // A file with per-beacon fits gives the others the plan's values with its sigma.
+                text +=
+                    "; the calibration file fits \(covered) of them individually, the others keep the plan's values "
+                    + "with its sigma (\(Self.f(calibration.all.sigma, 1)) dB)"
+            }
         } else {
             text += "; no calibration file given (--calibration)"
         }
@@ -121,7 +135,11 @@ struct PlanDescription {
             power = model.measuredPower
             exponent = model.exponent
             let individual = calibration.beacons?.contains { $0.beacon == id } ?? false
-            source = individual ? "calibrated" : "calibration file, overall fit"
+            source =
+                individual
+                ? "calibrated"
+                : calibration.beacons?.isEmpty ?? true
+                    ? "calibration file, overall fit" : "plan values, calibration file's sigma"
         }
         return "\(id.uuid.uuidString) \(id.major):\(id.minor) at \(position), "
             + "\(Self.f(power, 1)) dBm, n = \(Self.f(exponent)) (\(source))"

@@ -6,7 +6,7 @@ import PositioningIO
 /// adds (two options that exclude each other) is checked here.
 struct EngineOptions: ParsableArguments {
     @Option(
-        name: .long, help: "Epoch length in seconds: one position per device and epoch.",
+        name: .long, parsing: .unconditional, help: "Epoch length in seconds: one position per device and epoch.",
         transform: NumberArgument.parse)
     var epoch: Double = 1
 
@@ -14,14 +14,14 @@ struct EngineOptions: ParsableArguments {
     var tracker: PositioningEngine.TrackingMode = .kalman
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Shadowing sigma of a single RSSI sample in dB, for every beacon (default: each beacon's calibrated sigma, or 4 dB).",
         transform: NumberArgument.parse)
     var sampleSigma: Double?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Tracker process noise: acceleration spectral density in m^2/s^3 (default 0.8 with a 2-s velocity correlation time, a walking person; lower for slow movers).",
         transform: NumberArgument.parse)
@@ -45,28 +45,29 @@ struct EngineOptions: ParsableArguments {
     var noOutline = false
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "This phone's known RSSI offset in dB against the plan's or calibration's models (0 turns the offset estimate off; default: estimated per device).",
         transform: NumberArgument.parse)
     var deviceOffset: Double?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Prior standard deviation of the estimated device offset in dB (default: with --self-calibrate the spread of the input's devices' offsets, as its summary prints it; else 3 with --calibration, else 10).",
         transform: NumberArgument.parse)
     var deviceOffsetSigma: Double?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Share of each sample's variance that is time-correlated shadowing, 0 to <1 (default 0.4; 0: independent samples).",
         transform: NumberArgument.parse)
     var shadowingShare: Double?
 
     @Option(
-        name: .long, help: "Correlation time of the shadowing in seconds (default 5).", transform: NumberArgument.parse)
+        name: .long, parsing: .unconditional, help: "Correlation time of the shadowing in seconds (default 5).",
+        transform: NumberArgument.parse)
     var shadowingTime: Double?
 
     @Flag(
@@ -77,7 +78,7 @@ struct EngineOptions: ParsableArguments {
     var motionModes = false
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Write each position this many seconds late, refined by the samples in between (fixed-lag smoothing: a steadier, more accurate dot for a short delay; needs --tracker kalman). Default 0: as soon as its epoch closes.",
         transform: NumberArgument.parse)

@@ -36,7 +36,8 @@ struct EvaluateCommand: ParsableCommand {
     var cdf: String?
 
     @Option(
-        name: .long, help: "Skip fixes inside truth gaps longer than this, seconds.", transform: NumberArgument.parse)
+        name: .long, parsing: .unconditional, help: "Skip fixes inside truth gaps longer than this, seconds.",
+        transform: NumberArgument.parse)
     var maxGap: Double = TrackScore.defaultMaxGap
 
     @Option(name: .long, help: "Write the metrics here instead of standard output (the file appears only on success).")

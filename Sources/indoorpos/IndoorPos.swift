@@ -33,7 +33,7 @@ struct IndoorPos: ParsableCommand {
                 .first { $0 == arguments.first }
             let name = subcommand.map { "indoorpos \($0)" } ?? "indoorpos"
             let line = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }.joined(separator: "; ")
+                .filter { !$0.isEmpty }.joined(separator: "; ").escapingControlCharacters
             FileHandle.standardError.write(Data("\(name): \(line) (see '\(name) --help')\n".utf8))
             Foundation.exit(code.rawValue)
         }

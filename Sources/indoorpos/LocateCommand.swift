@@ -34,14 +34,14 @@ struct LocateCommand: ParsableCommand {
     @OptionGroup var outputOption: OutputOption
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Finish and forget a device not heard for this many seconds of input time (the latest sample time read), so that memory follows the devices active at once; for files in time order across devices. Default 0: keep every device to the end (as --smooth does); devices not heard for 10 s are kept in a compact form meanwhile, which changes no output.",
         transform: NumberArgument.parse)
     var idleRelease: Double = 0
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help:
             "Threads that position devices, the reading thread among them (default: the machine's active cores). Devices are shared out among them; the output is byte for byte the same for every number.",
         transform: JobsArgument.parse)

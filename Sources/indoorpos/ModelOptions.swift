@@ -53,7 +53,11 @@ struct ModelOptions: ParsableArguments {
         plan: FloorPlan, rssi: String, skipBadRows: Bool, configuration: inout PositioningEngine.Configuration,
         quiet: Bool
     ) throws -> [BeaconIdentity: PathLossModel] {
-        let file = try calibration.map(CalibrationFile.load(path:))
+        // A file that fits none of the plan's beacons is refused, except as the start of
+        // self-calibration, which says so and starts from the plan (as calibrate --from-traffic).
+        let file = try calibration.map { path throws(CalibrationFileError) in
+            selfCalibrate ? try CalibrationFile.load(path: path) : try CalibrationFile.load(path: path, for: plan)
+        }
         if learnOnline { configuration.learning = OnlineLearning() }
         guard selfCalibrate else { return file?.models(for: plan) ?? [:] }
         var learning = configuration

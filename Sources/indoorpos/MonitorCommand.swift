@@ -35,45 +35,56 @@ struct MonitorCommand: ParsableCommand {
     )
     var assume: MonitorState = .unsatisfied
 
-    @Option(name: .long, help: "Beacon regions: matching samples needed to enter.")
+    @Option(name: .long, parsing: .unconditional, help: "Beacon regions: matching samples needed to enter.")
     var enterCount: Int = Hysteresis.BeaconRule().enterCount
 
-    @Option(name: .long, help: "Beacon regions: window for --enter-count, seconds.", transform: NumberArgument.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: "Beacon regions: window for --enter-count, seconds.",
+        transform: NumberArgument.parse)
     var enterWindow: Double = Hysteresis.BeaconRule().enterWindow
 
     @Option(
-        name: .long, help: "Beacon regions: weakest RSSI (dBm) that counts towards entry (default: any).",
+        name: .long, parsing: .unconditional,
+        help: "Beacon regions: weakest RSSI (dBm) that counts towards entry (default: any).",
         transform: NumberArgument.parse)
     var enterRssi: Double?
 
     @Option(
-        name: .long, help: "Beacon regions: weakest RSSI (dBm) that keeps a region (default: any).",
+        name: .long, parsing: .unconditional,
+        help: "Beacon regions: weakest RSSI (dBm) that keeps a region (default: any).",
         transform: NumberArgument.parse)
     var exitRssi: Double?
 
     @Option(
-        name: .long, help: "Beacon regions: seconds without a matching sample before leaving.",
+        name: .long, parsing: .unconditional, help: "Beacon regions: seconds without a matching sample before leaving.",
         transform: NumberArgument.parse)
     var exitDelay: Double = Hysteresis.BeaconRule().exitDelay
 
-    @Option(name: .long, help: "Circles and zones: metres inside needed to enter.", transform: NumberArgument.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: "Circles and zones: metres inside needed to enter.",
+        transform: NumberArgument.parse)
     var enterMargin: Double = Hysteresis.PositionRule().enterMargin
 
-    @Option(name: .long, help: "Circles and zones: metres outside needed to leave.", transform: NumberArgument.parse)
+    @Option(
+        name: .long, parsing: .unconditional, help: "Circles and zones: metres outside needed to leave.",
+        transform: NumberArgument.parse)
     var exitMargin: Double = Hysteresis.PositionRule().exitMargin
 
     @Option(
-        name: .long, help: "Circles and zones: seconds the position must stay outside by --exit-margin before leaving.",
+        name: .long, parsing: .unconditional,
+        help: "Circles and zones: seconds the position must stay outside by --exit-margin before leaving.",
         transform: NumberArgument.parse)
     var exitDwell: Double = Hysteresis.PositionRule().exitDwell
 
     @Option(
-        name: .long, help: "Circles and zones: multiple of the position's accuracy added to both margins.",
+        name: .long, parsing: .unconditional,
+        help: "Circles and zones: multiple of the position's accuracy added to both margins.",
         transform: NumberArgument.parse)
     var accuracyWeight: Double = Hysteresis.PositionRule().accuracyWeight
 
     @Option(
-        name: .long, help: "Circles and zones: positions less accurate than this (metres) are ignored.",
+        name: .long, parsing: .unconditional,
+        help: "Circles and zones: positions less accurate than this (metres) are ignored.",
         transform: NumberArgument.parse)
     var maximumAccuracy: Double = Hysteresis.PositionRule().maximumAccuracy
 
@@ -192,11 +203,15 @@ struct MonitorCommand: ParsableCommand {
             writeEvents()
             try located?.finish()
             try events.finish()
+            // What was skipped, as locate says it (samples of beacons not in the plan still count
+            // for beacon regions; the positions behind circles and zones leave them out).
+            let skipped = BatchResult.skipped(counts: reader.counts, statistics: engine.statistics)
             FileHandle.standardError.write(
                 Data(
                     ("monitor: \(reader.counts.read) samples, \(file.regions.count) regions, "
                         + "\(replay.deviceCount) device(s), \(events.count) events"
                         + (flagged > 0 ? ", \(flagged) flagged implausible" : "")
+                        + (skipped.isEmpty ? "" : "; skipped " + skipped.joined(separator: ", "))
                         + (modesForActivity && engine.statistics.activityHints > 0
                             ? "; \(engine.statistics.activityHints) samples carried the phone's activity, which turned on the tracker's motion modes"
                             : "") + "\n").utf8))

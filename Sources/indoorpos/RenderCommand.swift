@@ -43,7 +43,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .long, help: "Region events CSV (timestamp,region,state[,device,refinement,flag]).")
     var events: String?
 
-    @Option(name: .long, help: "The floor level to draw (default: the floor with the most fixes).")
+    @Option(
+        name: .long, parsing: .unconditional, help: "The floor level to draw (default: the floor with the most fixes).")
     var level: Int?
 
     @Option(name: .long, help: "Draw only this device.")

@@ -10,7 +10,9 @@ enum ToolErrors {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("indoorpos: \(error)\n".utf8))
+            // Control characters from an input (a binary header, a value) are escaped, never
+            // sent to the terminal raw.
+            FileHandle.standardError.write(Data("indoorpos: \("\(error)".escapingControlCharacters)\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -202,10 +202,12 @@ struct PlanPictureTests {
                 abs(Double($0.attributes["cx"]!)! - cx) < 0.01 && abs(Double($0.attributes["cy"]!)! - cy) < 0.01
             }.count == 2)
         #expect(svg.texts.contains("→ table") && svg.texts.contains("← table") && svg.texts.contains("→ desk-7"))
-        // Regions of another floor are left out.
-        let upstairs = try RegionsFile(
-            jsonData: Data(#"{"regions": [{"id": "up", "circle": {"x": 1, "y": 1, "radius": 1, "level": 1}}]}"#.utf8),
-            plan: plan)
+        // Regions of another floor are left out. (A regions file read against this one-floor
+        // plan refuses a circle on level 1, which could never be entered; made directly here.)
+        let upstairs = RegionsFile(regions: [
+            RegionDefinition(
+                id: "up", condition: .circle(CircleCondition(center: Point2D(x: 1, y: 1), radius: 1, level: 1)))
+        ])
         #expect(try PlanPicture(plan: plan, regions: upstairs).regions.isEmpty)
     }
 

@@ -55,7 +55,12 @@ struct IndexedMonitorTests {
         case 2: return .beacon(BeaconCondition(uuid: identity(&rng).uuid))
         case 3: return .zone(Bool.random(using: &rng) ? "shop" : "hall")
         default:
-            let radius = Int.random(in: 0..<10, using: &rng) == 0 ? 500 : Double.random(in: 0.5...8, using: &rng)
+            // Radii for every kind of grid cell: small circles by their centre, larger ones in
+            // 2-m to 256-m cells.
+            let kind = Int.random(in: 0..<10, using: &rng)
+            let radius =
+                kind == 0
+                ? 500 : kind == 1 ? Double.random(in: 20...80, using: &rng) : Double.random(in: 0.5...8, using: &rng)
             return .circle(
                 CircleCondition(
                     center: Point2D(

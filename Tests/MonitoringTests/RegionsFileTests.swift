@@ -165,4 +165,24 @@ struct RegionsFileTests {
             _ = try RegionsFile.load(path: "/nonexistent/regions.json", plan: CorridorWalk.plan)
         }
     }
+
+    @Test("a circle on a level the plan has no floor at is refused, in a file and by add(_:identifier:)")
+    func circleOnMissingLevel() throws {
+        let json = #"{"regions": [{"id": "loft", "circle": {"x": 1, "y": 2, "radius": 3, "level": 4}}]}"#
+        #expect(
+            throws: MonitorError.unknownLevel(path: "regions[0].circle.level", id: "loft", level: 4, levels: [0])
+        ) {
+            try RegionsFile(jsonData: Data(json.utf8), plan: CorridorWalk.plan)
+        }
+        var monitor = try RegionMonitor(plan: CorridorWalk.plan)
+        #expect(throws: MonitorError.unknownLevel(path: "loft", id: "loft", level: 4, levels: [0])) {
+            try monitor.add(
+                .circle(CircleCondition(center: Point2D(x: 1, y: 2), radius: 3, level: 4)), identifier: "loft")
+        }
+        #expect(
+            MonitorError.unknownLevel(path: "regions[0].circle.level", id: "loft", level: 4, levels: Array(0..<20))
+                .description
+                == "regions[0].circle.level: region \"loft\" is a circle on level 4, which the plan has no floor at (its levels: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … (20 floors)); it could never be entered"
+        )
+    }
 }

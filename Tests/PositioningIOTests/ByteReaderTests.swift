@@ -68,7 +68,8 @@ struct ByteReaderTests {
         var random = SeededGenerator(seed: 10)
         var texts = [
             "0", "-0", "+1", "1.", ".5", "5e", "1e22", "1e23", "123456789012345678", "9007199254740993",
-            "0.1", "-59.25", "1E-5", "2.5e+3", "0x1p3", "inf", "-infinity", "nan", "1_0", "--1", "1.2.3",
+            "0.1", "-59.25", "1E-5", "2.5e+3", "0x1p3", "-0x46", "0X10", "inf", "-infinity", "nan", "1_0", "--1",
+            "1.2.3",
             "00012.500", "4.9e-324", "1.7976931348623157e308", "1e400", "", "-", "+", "e5", " 1"
         ]
         for _ in 0..<20_000 {
@@ -85,7 +86,8 @@ struct ByteReaderTests {
         for text in texts {
             let bytes = Array(text.utf8)
             let parsed = DecimalText.double(bytes, 0..<bytes.count)
-            let expected = Double(text)
+            // Hexadecimal, which `Double(String)` reads, is refused (issue 47 B: `-0x46` was −70).
+            let expected = text.lowercased().contains("0x") ? nil : Double(text)
             #expect(
                 parsed?.bitPattern == expected?.bitPattern || (parsed?.isNaN == true && expected?.isNaN == true),
                 "\(text): \(String(describing: parsed)) vs \(String(describing: expected))")

@@ -124,11 +124,50 @@ struct CalibrationFileTests {
         ) {
             try CalibrationFile(data: Data(json.utf8))
         }
-        #expect(throws: CalibrationFileError.invalidJSON(path: "<input>", detail: "not valid JSON")) {
+        // Syntax errors name the line and column (they said only "not valid JSON").
+        #expect(
+            throws: CalibrationFileError.invalidJSON(
+                path: "<input>", detail: "an object key in double quotes was expected (line 1, column 2)")
+        ) {
             try CalibrationFile(data: Data("{not json".utf8))
         }
         #expect(throws: CalibrationFileError.unreadable(path: "/nonexistent/c.json", detail: "no such file")) {
             try CalibrationFile.load(path: "/nonexistent/c.json")
+        }
+    }
+
+    /// What JSONDecoder refused without a path or position: "not valid JSON" and nothing else.
+    @Test(
+        "a fractional count, text after the document, an empty file: the JSON path or the line and column",
+        arguments: [
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1.5}}"#,
+                "c.json: all.count: expected an integer, found 1.5"
+            ),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}, "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 2.5, "measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}]}"#,
+                "c.json: beacons[0].minor: expected an integer, found 2.5"
+            ),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 2, "sigma": 4, "count": 1}} {}"#,
+                "c.json: not a calibration JSON file: unexpected text after the JSON value (line 1, column 80)"
+            ),
+            ("", "c.json: not a calibration JSON file: the document is empty (line 1, column 1)"),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 1e-300, "sigma": 4, "count": 1}}"#,
+                "c.json: all.pathLossExponent: 1e-300 is not a path-loss exponent the engine accepts (0.1 to 20)"
+            ),
+            (
+                #"{"all": {"measuredPower": -60, "pathLossExponent": 0.05, "sigma": 4, "count": 1}}"#,
+                "c.json: all.pathLossExponent: 0.05 is not a path-loss exponent the engine accepts (0.1 to 20)"
+            )
+        ])
+    func locatedErrors(json: String, message: String) {
+        #expect(throws: (any Error).self) { try CalibrationFile(data: Data(json.utf8), label: "c.json") }
+        do {
+            _ = try CalibrationFile(data: Data(json.utf8), label: "c.json")
+        } catch {
+            #expect(error.description == message)
         }
     }
 }

@@ -105,6 +105,29 @@ struct FileLineEndTests {
     }
 
     @Test(
+        "with skipBadRows a row longer than 1 MiB is one skipped row and reading goes on, for every line end and block size",
+        arguments: ["\n", "\r\n", "\r"])
+    func overlongRowSkipped(lineEnd: String) throws {
+        let good = "B1E5E0A1-7D2C-4C55-9A51-5D3E2C1A0B0C,1,2,-70"
+        let rows = [
+            "timestamp,uuid,major,minor,rssi", "1,\(good)",
+            "2," + String(repeating: "x", count: (1 << 20) + 3) + ",1,2,-70",
+            "3,\(good)", "4,\"" + String(repeating: "q", count: (1 << 20) + 5) + "\",1,2,-70", "5,\(good)"
+        ]
+        let path = try Self.write(rows.joined(separator: lineEnd) + lineEnd)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Block sizes that put a block boundary at a row's line end, inside it, and anywhere.
+        for blockSize in [1 << 16, (1 << 20) + 20, 7919, 1 << 18] {
+            let reader = try RSSISampleReader(csv: CSVReader(path: path, blockSize: blockSize), skipBadRows: true)
+            var times: [Double] = []
+            while let sample = try reader.next() { times.append(sample.timestamp) }
+            #expect(times == [1, 3, 5], "block size \(blockSize)")
+            #expect(reader.counts.badRows == 2)
+            #expect(reader.counts.firstBadRow?.line == 3)
+        }
+    }
+
+    @Test(
         "device names with invalid UTF-8 bytes are an error naming the line, never merged; with skipBadRows the rows are skipped"
     )
     func invalidUTF8Device() throws {
