@@ -65,7 +65,7 @@ public struct FloorGeometry: Sendable, Hashable {
     }
 
     /// `p` kept inside the outline of the floor at `level` as the tracker keeps its estimates
-    /// (``OutlineConstraint/project(_:into:margin:)`` with the tracker's margin); `p` itself
+    /// (`OutlineConstraint.project(_:into:margin:)` with the tracker's margin); `p` itself
     /// when the floor has no outline or the map constraint is off. For refined positions (a
     /// lag's, the smoother's), which mix steps or bank members and so can leave a non-convex
     /// outline, or step out of it.

@@ -124,21 +124,23 @@ struct ConsiderGeometry: Sendable {
     /// Adds a beacon with gradient (gx, gy) (dB per metre) and weight w (1/dB²).
     mutating func add(gx: Double, gy: Double, weight w: Double) {
         guard gx.isFinite, gy.isFinite, w.isFinite, w > 0 else { return }
-        let o = withOffset ? 1.0 : 0.0
-        let w2 = w * w
-        f.0 += w * gx * gx
-        f.1 += w * gx * gy
-        f.2 += w * gx * o
-        f.3 += w * gy * gy
-        f.4 += w * gy * o
-        f.5 += w * o
-        g.0 += w2 * gx * gx
-        g.1 += w2 * gx * gy
-        g.2 += w2 * gx * o
-        g.3 += w2 * gy * gy
-        g.4 += w2 * gy * o
-        g.5 += w2 * o
+        let h = (gx, gy, withOffset ? 1.0 : 0.0)
+        Self.addOuterProduct(of: h, weight: w, to: &f)
+        Self.addOuterProduct(of: h, weight: w * w, to: &g)
         count += 1
+    }
+
+    /// m += v h hᵀ for the symmetric 3 × 3 m stored as (xx, xy, xo, yy, yo, oo).
+    private static func addOuterProduct(
+        of h: (Double, Double, Double), weight v: Double,
+        to m: inout (Double, Double, Double, Double, Double, Double)
+    ) {
+        m.0 += v * h.0 * h.0
+        m.1 += v * h.0 * h.1
+        m.2 += v * h.0 * h.2
+        m.3 += v * h.1 * h.1
+        m.4 += v * h.1 * h.2
+        m.5 += v * h.2 * h.2
     }
 
     /// The horizontal block of σ² F⁻¹ G F⁻¹, m² (zero when the beacons cannot determine the

@@ -10,7 +10,7 @@ extension BeaconSighting {
 
 extension PositionObservation {
     /// The observation of a position report: its time, planar position, level and accuracy, and
-    /// its `zone` as the decision zone conditions follow (``PositionObservation/decidesZones``),
+    /// its `zone` as the decision zone conditions follow (`PositionObservation.decidesZones`),
     /// so that a monitor's zone regions agree with the reports' zones.
     public init(_ report: PositionReport) {
         self.init(
