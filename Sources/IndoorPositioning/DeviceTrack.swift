@@ -47,6 +47,9 @@ struct DeviceTrack: Sendable {
     private var misfit: ModelMisfit
     /// Each beacon's residual of the epoch being reported (reused; by slot).
     private var residuals: [Double]
+    /// The slots whose residuals count in ``misfit`` this epoch (reused, so that an epoch
+    /// allocates nothing).
+    private var misfitSlots: [Int] = []
     /// The consider covariance of each tracked report still to be refined: by the lag (until the
     /// report leaves it) or by the smoother (every one, when history is recorded); time order.
     private var considered: [(time: Double, covariance: PositionCovariance)] = []
@@ -166,6 +169,7 @@ struct DeviceTrack: Sendable {
         fit.overwrite(with: template.fit)
         misfit.overwrite(with: template.misfit)
         residuals.overwrite(with: template.residuals)
+        misfitSlots.overwrite(with: template.misfitSlots)
         considered.overwrite(with: template.considered)
         if zones != template.zones { zones = template.zones }
         held.overwrite(with: template.held)
@@ -586,10 +590,9 @@ struct DeviceTrack: Sendable {
                 let w = m / (noiseScale * entry.model.sigma * entry.model.sigma * fit.inflation[slot])
                 geometry.add(gx: gx, gy: gy, weight: w)
                 residuals[slot] = r
+                misfitSlots.append(slot)
                 residualSum += w * r
                 weightSum += w
-            } else {
-                residuals[slot] = .nan
             }
             context.score(slot: slot, normalizedSquaredResidual: r * r / variance)
             fit.record(slot: slot, normalizedSquaredResidual: r * r / variance)
@@ -597,12 +600,12 @@ struct DeviceTrack: Sendable {
         context.decideConsistency()
         fit.decide()
         guard considers else { return .zero }
+        defer { misfitSlots.removeAll(keepingCapacity: true) }
         // Centred on the epoch's weighted mean when the offset is estimated: a shift common to
         // every beacon is the offset's.
         let common = withOffset && weightSum > 0 ? residualSum / weightSum : 0
-        let used = touched.lazy.filter { [residuals] in table[$0].beacon.level == level && !residuals[$0].isNaN }
-        let biasVariance = misfit.biasVariance(over: used)
-        for slot in used { misfit.record(slot: slot, residual: residuals[slot] - common) }
+        let biasVariance = misfit.biasVariance(over: misfitSlots)
+        for slot in misfitSlots { misfit.record(slot: slot, residual: residuals[slot] - common) }
         return geometry.covariance(biasVariance: biasVariance)
     }
 
