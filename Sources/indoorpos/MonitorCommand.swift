@@ -12,7 +12,8 @@ struct MonitorCommand: ParsableCommand {
         commandName: "monitor",
         abstract: "Replay RSSI samples through region monitoring and print the entry and exit events.",
         discussion: """
-            Reads the floor plan, the regions JSON and the RSSI samples CSV. Beacon regions are \
+            Reads the floor plan, the regions JSON (without --regions: every zone of the plan) and \
+            the RSSI samples CSV. Beacon regions are \
             decided from the samples, circles and zones from the positions the engine computes \
             from them (as 'locate' does, with the same positioning options). Each device is monitored on its own. Writes \
             timestamp,region,state, then device (when the input has devices) and, when there are \
@@ -23,8 +24,8 @@ struct MonitorCommand: ParsableCommand {
 
     @OptionGroup var planOption: PlanOption
 
-    @Option(name: .long, help: "Regions JSON.")
-    var regions: String
+    @Option(name: .long, help: "Regions JSON. Without it, every zone of the plan is watched, each under its own id.")
+    var regions: String?
 
     @OptionGroup var samples: SamplesOptions
 
@@ -128,15 +129,31 @@ struct MonitorCommand: ParsableCommand {
     func run() throws {
         try ToolErrors.run {
             let floorPlan = try FloorPlan.load(path: plan)
-            let file = try RegionsFile.load(path: regions, plan: floorPlan, defaults: hysteresis)
+            let file: RegionsFile
+            if let regions {
+                file = try RegionsFile.load(path: regions, plan: floorPlan, defaults: hysteresis)
+            } else {
+                // FORMATS.md: without --regions, every zone of the plan, as if listed with its own id.
+                // A zone id on several floors is one region (a zone condition holds on each).
+                var ids: [String] = []
+                for zone in floorPlan.floors.flatMap(\.zones) where !ids.contains(zone.id) { ids.append(zone.id) }
+                file = RegionsFile(regions: ids.map { RegionDefinition(id: $0, condition: .zone($0)) })
+                guard !file.regions.isEmpty else {
+                    throw ValidationError(
+                        "--regions is needed: the plan has no zones to watch (give a regions JSON with beacon or circle regions)"
+                    )
+                }
+            }
             var template = try RegionMonitor(plan: floorPlan, hysteresis: hysteresis)
             try template.add(file, assuming: assume)
 
             // The samples in batch order (per device, in time order): events do not depend on
             // how the file interleaves devices or orders equal times.
-            try OutputFile.refuseOverwriting(output, inputs: [plan, regions, rssi] + modelOptions.inputs)
+            try OutputFile.refuseOverwriting(
+                output, inputs: [plan, rssi] + (regions.map { [$0] } ?? []) + modelOptions.inputs)
             if let positions {
-                try OutputFile.refuseOverwriting(positions, inputs: [plan, regions, rssi] + modelOptions.inputs)
+                try OutputFile.refuseOverwriting(
+                    positions, inputs: [plan, rssi] + (regions.map { [$0] } ?? []) + modelOptions.inputs)
                 try OutputFile.refuseSameOutputs([("--output", output), ("--positions", positions)])
             }
             // A piped input is copied first: self-calibration reads it again.
@@ -161,7 +178,7 @@ struct MonitorCommand: ParsableCommand {
             while let sample = try reader.next() { all.append(sample) }
             let events = EventWriter(
                 output: try OutputFile(
-                    path: output, notOverwriting: [plan, regions, rssi] + modelOptions.inputs),
+                    path: output, notOverwriting: [plan, rssi] + (regions.map { [$0] } ?? []) + modelOptions.inputs),
                 format: format,
                 includeDevice: reader.hasDevices,
                 includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
