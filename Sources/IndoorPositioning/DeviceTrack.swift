@@ -53,14 +53,14 @@ struct DeviceTrack: Sendable {
     /// The consider covariance of each tracked report still to be refined: by the lag (until the
     /// report leaves it) or by the smoother (every one, when history is recorded); time order.
     private var considered: [(time: Double, covariance: PositionCovariance)] = []
-    private var zones = ZoneDecision()
+    private var zones = ZonePresence()
     /// Reports waiting out the lag (``PositioningEngine/Configuration/lag``), oldest first; the
     /// tracked ones are refined after every epoch of their track.
     private var held: [PositionReport] = []
     /// One epoch's causal reports on their way into `held` (reused).
     private var fresh: [PositionReport] = []
     /// The zone rule applied to reports as they leave the lag (`zones` decides at epoch time).
-    private var lagZones = ZoneDecision()
+    private var lagZones = ZonePresence()
     /// With a lag and online learning: the samples of the held tracked reports, each with its
     /// report's time, taught to the learner with the refined position as the report leaves.
     private var heldLessons: [(report: Double, slot: Int, rssi: Double)] = []
@@ -541,7 +541,7 @@ struct DeviceTrack: Sendable {
             PositionReport(
                 timestamp: end, device: device, position: position, level: level,
                 covariance: covariance, velocity: estimate.velocity,
-                zone: zones.update(time: end, position: estimate.position, covariance: covariance, floor: floor),
+                zone: zones.zone(time: end, position: estimate.position, covariance: covariance, floor: floor),
                 source: .tracked,
                 beaconCount: observations.count, deviceOffset: current.deviceOffset))
         if current.members[0].configuration.motionModes != nil {
@@ -646,7 +646,7 @@ struct DeviceTrack: Sendable {
         return PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
             covariance: covariance,
-            zone: zones.update(time: time, position: fix.position.planar, covariance: covariance, floor: floor),
+            zone: zones.zone(time: time, position: fix.position.planar, covariance: covariance, floor: floor),
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
     }
@@ -728,7 +728,7 @@ extension DeviceTrack {
                         timestamp: end, device: device,
                         position: context.geometry.position(estimate.position, onLevel: level),
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                        zone: zones.update(
+                        zone: zones.zone(
                             time: end, position: estimate.position, covariance: estimate.horizontalCovariance,
                             floor: floor),
                         source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
@@ -815,7 +815,7 @@ extension DeviceTrack {
                 addConsidered(to: &report, keep: context.configuration.recordsHistory)
             }
             if let floor = context.beacons.floors[report.level] {
-                report.zone = lagZones.update(
+                report.zone = lagZones.zone(
                     time: report.timestamp, position: report.position.planar, covariance: report.covariance,
                     floor: floor)
             }

@@ -85,6 +85,9 @@ struct RegionIndex: Sendable {
     var largestMaximumAccuracy = 0.0
     /// Circles and zones whose state is not unsatisfied, by place in the evaluation order.
     var live: Set<Int> = []
+    /// Zone regions, by place in the evaluation order (ascending): what a position that decides
+    /// zones (``PositionObservation/decidesZones``) sets.
+    var zoneRanks: [Int] = []
     /// Regions whose beacon evidence has no start yet (armed at the next input).
     var pendingSince: Set<String> = []
     /// Beacon exit deadlines.
@@ -126,6 +129,7 @@ struct RegionIndex: Sendable {
                 maximumAccuracy: rule.position.maximumAccuracy)
             insert(shape, level: circle.level)
         case .zone(let zone):
+            zoneRanks.append(rank)
             for (level, polygon) in zones.polygons(of: zone) {
                 let xs = polygon.vertices.map(\.x), ys = polygon.vertices.map(\.y)
                 let shape = Shape(

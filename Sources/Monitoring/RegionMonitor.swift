@@ -159,7 +159,8 @@ public struct RegionMonitor: Sendable {
             // zone left is left before the zone entered is entered, so that no reader of the
             // events ever holds two.
             for entering in [false, true] {
-                for id in evaluationOrder {
+                for rank in index.zoneRanks {
+                    let id = evaluationOrder[rank]
                     guard let entry = entries[id], isArmed(entry), case .zone(let zone) = entry.record.condition
                     else { continue }
                     let inside = observation.zone == zone && zones.contains(zone, level: observation.level)

@@ -20,32 +20,7 @@ struct BadInputPartBTests {
     static func run(
         _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let binary = try #require(Tool.binary, "indoorpos is not built")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe(), out = Pipe(), err = Pipe()
-        if input != nil { process.standardInput = stdin }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        if let input {
-            DispatchQueue.global().async(group: group) {
-                stdin.fileHandleForWriting.write(input)
-                try? stdin.fileHandleForWriting.close()
-            }
-        }
-        process.waitUntilExit()
-        group.wait()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        try Tool.run(arguments, input: input, environment: environment)
     }
 
     // MARK: 4. A row over 1 MiB with --skip-bad-rows

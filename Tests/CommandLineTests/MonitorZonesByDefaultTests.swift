@@ -7,13 +7,12 @@ import Testing
 struct MonitorZonesByDefaultTests {
     @Test("without --regions: the events of a regions file listing the plan's three zones")
     func everyZone() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zones-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let listed = folder.appendingPathComponent("zones.json").path
-        try
+        let folder = try ScratchFolder("zones")
+        defer { try? FileManager.default.removeItem(at: folder.url) }
+        let listed = try folder.file(
+            "zones.json",
             #"{ "regions": [ { "id": "west", "zone": "west" }, { "id": "centre", "zone": "centre" }, { "id": "east", "zone": "east" } ] }"#
-            .write(toFile: listed, atomically: true, encoding: .utf8)
+        )
         let plan = LocateCommandTests.plan, rssi = LocateCommandTests.rssi
         let byDefault = try Tool.run(["monitor", "--plan", plan, "--rssi", rssi])
         let explicit = try Tool.run(["monitor", "--plan", plan, "--regions", listed, "--rssi", rssi])

@@ -8,30 +8,7 @@ struct PipedInputTests {
     /// Runs `indoorpos` with `file`'s bytes piped to its standard input.
     static func runPiped(_ arguments: [String], file: String) throws -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
-        let binary = try #require(Tool.binary, "indoorpos is not built; run `swift build --build-tests` first")
-        process.executableURL = binary
-        process.arguments = arguments
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) {
-            input.fileHandleForWriting.write(data)
-            try? input.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
-        group.wait()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        try Tool.run(arguments, input: Data(contentsOf: URL(fileURLWithPath: file)))
     }
 
     @Test(

@@ -27,7 +27,12 @@ enum Tool {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the built `indoorpos` with `arguments`, `environment` added to this process's, and
+    /// `input`'s bytes on standard input when given; standard output and error are read while it
+    /// runs, so that neither pipe fills.
+    static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         guard let binary else {
             Issue.record("indoorpos is not built; run `swift build --build-tests` first")
             return (-1, "", "")
@@ -35,15 +40,27 @@ enum Tool {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdin = Pipe(), out = Pipe(), err = Pipe()
+        if input != nil { process.standardInput = stdin }
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        if let input {
+            DispatchQueue.global().async(group: group) {
+                stdin.fileHandleForWriting.write(input)
+                try? stdin.fileHandleForWriting.close()
+            }
+        }
         process.waitUntilExit()
+        group.wait()
         return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
         )
     }
 }
