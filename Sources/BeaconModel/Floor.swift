@@ -1,4 +1,4 @@
-/// One floor of a building: its level, elevation, outline, zones and beacons.
+/// One floor of a building: its level, elevation, outline, zones, walls and beacons.
 public struct Floor: Sendable, Hashable {
     /// Integer level, unique within the plan (0 = ground floor, negative below).
     public var level: Int
@@ -12,12 +12,15 @@ public struct Floor: Sendable, Hashable {
     public var zones: [Zone]
     /// Beacons placed on the floor (z is height above this floor).
     public var beacons: [Beacon]
+    /// Interior walls (a gap between them is a door): they weaken the signals that pass
+    /// through them and bound a tracked phone's steps.
+    public var walls: [Wall]
 
-    /// A floor: `elevation` in metres above the building reference; the outline, zones and
-    /// beacon x, y in metres in the building frame, beacon z in metres above this floor.
+    /// A floor: `elevation` in metres above the building reference; the outline, zones, walls
+    /// and beacon x, y in metres in the building frame, beacon z in metres above this floor.
     public init(
         level: Int, name: String? = nil, elevation: Double = 0, outline: Polygon? = nil,
-        zones: [Zone] = [], beacons: [Beacon] = []
+        zones: [Zone] = [], beacons: [Beacon] = [], walls: [Wall] = []
     ) {
         self.level = level
         self.name = name
@@ -25,6 +28,7 @@ public struct Floor: Sendable, Hashable {
         self.outline = outline
         self.zones = zones
         self.beacons = beacons
+        self.walls = walls
     }
 
     /// The first zone whose polygon contains `point` (boundary included), if any.

@@ -20,9 +20,10 @@ extension FloorPlan {
     ///
     /// Keys: `formatVersion` (integer, missing means 1, newer than
     /// ``currentFormatVersion`` is an error), `name` (string, default empty), `defaults`
-    /// (`measuredPower` dBm, `pathLossExponent`, `receiverHeight` metres, each optional with the
-    /// ``PlanDefaults`` defaults), `floors` (required array) with `level` (required integer),
-    /// `name`, `elevation` (metres, default 0), `outline`, `zones` (`id`, `name`, `polygon`) and
+    /// (`measuredPower` dBm, `pathLossExponent`, `receiverHeight` metres, `wallAttenuation` dB,
+    /// each optional with the ``PlanDefaults`` defaults), `floors` (required array) with `level`
+    /// (required integer), `name`, `elevation` (metres, default 0), `outline`, `zones` (`id`,
+    /// `name`, `polygon`), `walls` (`from`, `to` as `[x, y]` metres, `attenuation` dB optional) and
     /// `beacons` (`uuid`, `major`, `minor`, `x`, `y` required; `z` metres above the floor,
     /// default 0; `measuredPower` dBm and `pathLossExponent` optional), and the optional
     /// `georeference` (`latitude`, `longitude` in degrees WGS 84 required, `bearing` of the
@@ -108,7 +109,9 @@ extension FloorPlan {
 
     private static func decodeDefaults(_ node: PlanNode) throws(FloorPlanError) -> PlanDefaults {
         let object = try node.object()
-        try object.rejectMisspelledKeys(known: ["measuredPower", "pathLossExponent", "receiverHeight"])
+        try object.rejectMisspelledKeys(known: [
+            "measuredPower", "pathLossExponent", "receiverHeight", "wallAttenuation"
+        ])
         var defaults = PlanDefaults()
         if let n = object.optional("measuredPower") {
             defaults.measuredPower = try n.double(in: measuredPowerRange, unit: "dBm")
@@ -117,6 +120,9 @@ extension FloorPlan {
             defaults.pathLossExponent = try n.double(in: pathLossExponentRange)
         }
         if let n = object.optional("receiverHeight") { defaults.receiverHeight = try n.double() }
+        if let n = object.optional("wallAttenuation") {
+            defaults.wallAttenuation = try n.double(in: wallAttenuationRange, unit: "dB")
+        }
         return defaults
     }
 
@@ -131,7 +137,7 @@ extension FloorPlan {
 
     private static func decodeFloor(_ node: PlanNode) throws(FloorPlanError) -> Floor {
         let object = try node.object()
-        try object.rejectMisspelledKeys(known: ["level", "name", "elevation", "outline", "zones", "beacons"])
+        try object.rejectMisspelledKeys(known: ["level", "name", "elevation", "outline", "zones", "walls", "beacons"])
         let level = try object.required("level").integer(in: levelRange)
         let name = try object.optional("name")?.string()
         let elevation = try object.optional("elevation")?.double() ?? 0
@@ -146,13 +152,23 @@ extension FloorPlan {
                     name: try zone.optional("name")?.string(),
                     polygon: try zone.required("polygon").polygon()))
         }
+        var walls: [Wall] = []
+        for wallNode in try object.optional("walls")?.array() ?? [] {
+            let wall = try wallNode.object()
+            try wall.rejectMisspelledKeys(known: ["from", "to", "attenuation"])
+            walls.append(
+                Wall(
+                    from: try wall.required("from").point(),
+                    to: try wall.required("to").point(),
+                    attenuation: try wall.optional("attenuation")?.double(in: wallAttenuationRange, unit: "dB")))
+        }
         var beacons: [Beacon] = []
         for beaconNode in try object.optional("beacons")?.array() ?? [] {
             beacons.append(try decodeBeacon(beaconNode))
         }
         return Floor(
             level: level, name: name, elevation: elevation, outline: outline,
-            zones: zones, beacons: beacons)
+            zones: zones, beacons: beacons, walls: walls)
     }
 
     private static func decodeBeacon(_ node: PlanNode) throws(FloorPlanError) -> Beacon {
@@ -179,17 +195,16 @@ extension FloorPlan {
 
     /// The plan as a JSON value in the file format.
     var jsonValue: JSONValue {
+        var defaultsMembers: [(key: String, value: JSONValue)] = [
+            ("measuredPower", .number(defaults.measuredPower)),
+            ("pathLossExponent", .number(defaults.pathLossExponent)),
+            ("receiverHeight", .number(defaults.receiverHeight))
+        ]
+        if let loss = defaults.wallAttenuation { defaultsMembers.append(("wallAttenuation", .number(loss))) }
         var members: [(key: String, value: JSONValue)] = [
             ("formatVersion", .number(FloorPlan.currentFormatVersion)),
             ("name", .string(name)),
-            (
-                "defaults",
-                .object([
-                    ("measuredPower", .number(defaults.measuredPower)),
-                    ("pathLossExponent", .number(defaults.pathLossExponent)),
-                    ("receiverHeight", .number(defaults.receiverHeight))
-                ])
-            ),
+            ("defaults", .object(defaultsMembers)),
             ("floors", .array(floors.map(FloorPlan.jsonValue(of:))))
         ]
         if let georeference {
@@ -224,6 +239,22 @@ extension FloorPlan {
                         return .object(zoneMembers)
                     })
             ))
+        // Written only when the floor has walls: plans without them keep their bytes.
+        if !floor.walls.isEmpty {
+            members.append(
+                (
+                    "walls",
+                    .array(
+                        floor.walls.map { wall in
+                            var wallMembers: [(key: String, value: JSONValue)] = [
+                                ("from", .array([.number(wall.from.x), .number(wall.from.y)])),
+                                ("to", .array([.number(wall.to.x), .number(wall.to.y)]))
+                            ]
+                            if let loss = wall.attenuation { wallMembers.append(("attenuation", .number(loss))) }
+                            return .object(wallMembers)
+                        })
+                ))
+        }
         members.append(
             (
                 "beacons",

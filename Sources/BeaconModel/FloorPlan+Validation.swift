@@ -7,6 +7,9 @@ extension FloorPlan {
     /// frame, and beyond this squared distances lose the precision positioning needs (a plan in
     /// millimetres or in projected geographic coordinates far from their origin is refused).
     public static let coordinateLimit = 1e6
+    /// Plausible loss through one wall, dB (0 for a wall that only bounds motion, such as a
+    /// glass partition or a shelf; 40 dB is beyond a thick concrete wall at 2.4 GHz).
+    public static let wallAttenuationRange: ClosedRange<Double> = 0...40
     /// Plausible receiver height above its floor, metres: a phone in a hand or a pocket (about
     /// 1–1.5 m) up to a receiver on the ceiling of a hall.
     public static let receiverHeightRange: ClosedRange<Double> = 0...20
@@ -20,6 +23,7 @@ extension FloorPlan {
         if !receiverHeightRange.contains(defaults.receiverHeight) {
             throw .outOfRange(path: "defaults.receiverHeight", value: "\(defaults.receiverHeight)", range: "0...20 m")
         }
+        if let loss = defaults.wallAttenuation { try checkWallAttenuation(loss, path: "defaults.wallAttenuation") }
         var levels: [Int: Int] = [:]
         var identities: [BeaconIdentity: String] = [:]
         for (f, floor) in floors.enumerated() {
@@ -44,6 +48,15 @@ extension FloorPlan {
                 if zone.id.isEmpty { throw .emptyZoneID(path: "\(floorPath).zones[\(z)].id") }
                 zoneIDs[zone.id] = z
                 try checkPolygon(zone.polygon, path: "\(floorPath).zones[\(z)].polygon")
+            }
+            for (w, wall) in floor.walls.enumerated() {
+                let path = "\(floorPath).walls[\(w)]"
+                try checkCoordinate(wall.from.x, path: "\(path).from[0]")
+                try checkCoordinate(wall.from.y, path: "\(path).from[1]")
+                try checkCoordinate(wall.to.x, path: "\(path).to[0]")
+                try checkCoordinate(wall.to.y, path: "\(path).to[1]")
+                if wall.from == wall.to { throw .zeroLengthWall(path: path) }
+                if let loss = wall.attenuation { try checkWallAttenuation(loss, path: "\(path).attenuation") }
             }
             for (b, beacon) in floor.beacons.enumerated() {
                 let path = "\(floorPath).beacons[\(b)]"
@@ -74,6 +87,13 @@ extension FloorPlan {
         try checkFinite(value, path: path)
         if !measuredPowerRange.contains(value) {
             throw .outOfRange(path: path, value: "\(value)", range: "-120...0 dBm")
+        }
+    }
+
+    static func checkWallAttenuation(_ value: Double, path: String) throws(FloorPlanError) {
+        try checkFinite(value, path: path)
+        if !wallAttenuationRange.contains(value) {
+            throw .outOfRange(path: path, value: "\(value)", range: "0...40 dB")
         }
     }
 

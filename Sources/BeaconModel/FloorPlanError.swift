@@ -40,6 +40,8 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case selfIntersecting(path: String, edge: Int, otherEdge: Int)
     /// A polygon's points all lie on one line (or on one point): it encloses no area.
     case noArea(path: String)
+    /// A wall whose two ends are the same point.
+    case zeroLengthWall(path: String)
     /// The file's `formatVersion` is newer than this library reads.
     case unsupportedFormatVersion(path: String, version: Int)
     /// A key the format does not know but close to one it does (most likely a typo that would
@@ -56,7 +58,7 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingKey(let p), .wrongType(let p, _, _), .outOfRange(let p, _, _), .nonFinite(let p, _),
             .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
             .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
-            .emptyZoneID(let p), .selfIntersecting(let p, _, _), .noArea(let p),
+            .emptyZoneID(let p), .selfIntersecting(let p, _, _), .noArea(let p), .zeroLengthWall(let p),
             .unsupportedFormatVersion(let p, _), .misspelledKey(let p, _, _), .io(let p, _):
             return p
         }
@@ -84,6 +86,9 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(where_): a polygon may have at most \(limit) points, has \(count); simplify the outline"
         case .emptyZoneID:
             return "\(where_): a zone id must not be empty; give the zone a short name such as \"lobby\""
+        case .zeroLengthWall:
+            return
+                "\(where_): the wall's two ends are the same point; give its two ends (a door is a gap between walls)"
         case .noArea:
             return "\(where_): the polygon has no area (its points lie on one line); give the corners of the region"
         case .selfIntersecting(_, let edge, let otherEdge) where edge == otherEdge:

@@ -6,12 +6,32 @@ public struct PlanDefaults: Sendable, Hashable {
     public var pathLossExponent: Double
     /// Height of the phone above the floor used by planar (2D) solving, metres (default 1.2).
     public var receiverHeight: Double
+    /// Loss through a wall that gives none of its own, dB; nil when the plan leaves it out:
+    /// then `--self-calibrate` learns it from the traffic, and otherwise
+    /// ``standardWallAttenuation`` applies.
+    public var wallAttenuation: Double?
+
+    /// The loss through one interior wall when neither the wall nor the plan's defaults give
+    /// one and none was learned, dB: 5 dB, between the COST 231 multi-wall model's light
+    /// (3.4 dB) and heavy (6.9 dB) internal walls (COST Action 231, *Digital mobile radio
+    /// towards future generation systems*, final report, 1999, §4.7), which fall in the
+    /// 3–7 dB that drywall and brick partitions measure at 2.4 GHz.
+    public static let standardWallAttenuation = 5.0
+
+    /// The loss through `wall`, dB: its own, the plan's default, or ``standardWallAttenuation``.
+    public func attenuation(of wall: Wall) -> Double {
+        wall.attenuation ?? wallAttenuation ?? PlanDefaults.standardWallAttenuation
+    }
 
     /// Defaults: `measuredPower` in dBm at 1 m, `pathLossExponent` dimensionless,
-    /// `receiverHeight` in metres above the floor.
-    public init(measuredPower: Double = -59, pathLossExponent: Double = 2, receiverHeight: Double = 1.2) {
+    /// `receiverHeight` in metres above the floor, `wallAttenuation` in dB per wall.
+    public init(
+        measuredPower: Double = -59, pathLossExponent: Double = 2, receiverHeight: Double = 1.2,
+        wallAttenuation: Double? = nil
+    ) {
         self.measuredPower = measuredPower
         self.pathLossExponent = pathLossExponent
         self.receiverHeight = receiverHeight
+        self.wallAttenuation = wallAttenuation
     }
 }

@@ -10,13 +10,26 @@ struct BeaconTable: Sendable {
     }
 
     private(set) var entries: [Entry] = []
-    /// Levels of the plan in order, with their floor's elevation and outline.
+    /// Levels of the plan in order, with their floor's elevation and outline, and their walls
+    /// each with its attenuation resolved (its own, else the plan's default, else the standard).
     private(set) var floors: [Int: Floor] = [:]
 
-    init(plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?) {
+    /// The table of `plan`'s beacons with `calibration`'s models where it has them; a wall
+    /// without an attenuation of its own or in the plan's defaults takes `wallAttenuation` (dB;
+    /// nil: `PlanDefaults.standardWallAttenuation`).
+    init(
+        plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?,
+        wallAttenuation: Double? = nil
+    ) {
         var levels = Set<Int>()
         var perLevel: [Int: Int] = [:]
-        for floor in plan.floors {
+        for var floor in plan.floors {
+            for w in floor.walls.indices {
+                let wall = floor.walls[w]
+                floor.walls[w].attenuation =
+                    wall.attenuation ?? plan.defaults.wallAttenuation ?? wallAttenuation
+                    ?? PlanDefaults.standardWallAttenuation
+            }
             floors[floor.level] = floor
             for beacon in floor.beacons {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }

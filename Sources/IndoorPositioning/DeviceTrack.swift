@@ -36,6 +36,8 @@ struct DeviceTrack: Sendable {
     private var counts: [Int]
     private var touched: [Int] = []
     private var observations: [BeaconObservation] = []
+    /// The table slot of each of ``observations`` (reused).
+    private var observedSlots: [Int] = []
     private var measurements: [RSSIMeasurement] = []
     private var fix = Fix()
     /// How well each beacon's readings fit this device's track: its samples' variance is
@@ -47,6 +49,10 @@ struct DeviceTrack: Sendable {
     private var misfit: ModelMisfit
     /// Each beacon's residual of the epoch being reported (reused; by slot).
     private var residuals: [Double]
+    /// The loss of the walls between each beacon heard this epoch and the device, dB (by slot;
+    /// empty until the plan's walls first call for it). Taken from each beacon's P₀ in the fix,
+    /// the tracker's samples and the beacons' scores (see ``setWallLosses(at:walls:level:table:)``).
+    private var wallLoss: [Double] = []
     /// The slots whose residuals count in ``misfit`` this epoch (reused, so that an epoch
     /// allocates nothing).
     private var misfitSlots: [Int] = []
@@ -164,6 +170,8 @@ struct DeviceTrack: Sendable {
         counts.overwrite(with: template.counts)
         touched.overwrite(with: template.touched)
         observations.overwrite(with: template.observations)
+        observedSlots.overwrite(with: template.observedSlots)
+        wallLoss.overwrite(with: template.wallLoss)
         measurements.overwrite(with: template.measurements)
         fix = template.fix
         fit.overwrite(with: template.fit)
@@ -261,7 +269,15 @@ struct DeviceTrack: Sendable {
         }
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
-        if !solveFix(level: level, offset: offset, end: end, context: &context) {
+        // The walls between the beacons and the track's last position (the multi-wall model,
+        // linearised where the device was); a device without a track on this floor takes them
+        // from a first fix without walls (in solveFix).
+        let walls = setup.walls
+        if !walls.isEmpty {
+            let track = tracker.flatMap { $0.level == level ? $0.estimate.position : nil }
+            setWallLosses(at: track, walls: walls, level: level, table: table)
+        }
+        if !solveFix(level: level, offset: offset, end: end, walls: walls, context: &context) {
             // No fix from beacons of this floor: every one heard is set apart by the watch, or
             // the solver failed. A running track still reports, predicted to the epoch's end (it
             // takes no sample of a set-apart beacon anyway), so that learning models, which lets
@@ -351,7 +367,9 @@ struct DeviceTrack: Sendable {
     /// set-apart beacons left out unless they are all a device without a track heard) into
     /// `fix`; false when no fix at all could be made. A determined fix is recorded for the
     /// detection curve when the engine records detections (`end`, the epoch's end, keys it).
-    private mutating func solveFix(level: Int, offset: Double, end: Double, context: inout EpochContext) -> Bool {
+    private mutating func solveFix(
+        level: Int, offset: Double, end: Double, walls: FloorWalls, context: inout EpochContext
+    ) -> Bool {
         let table = context.beacons
         // A device without a track that hears only set-apart beacons is placed by them (doubted
         // readings rather than none: a plan-values run would report it); a running track
@@ -359,17 +377,27 @@ struct DeviceTrack: Sendable {
         let onlySetApart =
             tracker == nil && !touched.contains { table[$0].beacon.level == level && !context.isSetApart($0) }
         observations.removeAll(keepingCapacity: true)
+        observedSlots.removeAll(keepingCapacity: true)
         for slot in touched where table[slot].beacon.level == level && (onlySetApart || !context.isSetApart(slot)) {
             let entry = table[slot]
+            observedSlots.append(slot)
             observations.append(
                 BeaconObservation(
                     identity: entry.beacon.identity, position: entry.beacon.position, level: level,
-                    model: entry.model, meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
+                    model: walls.isEmpty ? entry.model : lessWalls(entry.model, slot: slot),
+                    meanRSSI: sums[slot] / Double(counts[slot]) - offset, count: counts[slot]))
         }
         // A fallback fix is reported only by a device without a track, or with tracking off.
         let reported = tracker == nil || context.configuration.tracking == .none
         guard context.solve(observations, level: level, offset: offset, into: &fix, reported: reported) else {
             return false
+        }
+        if !walls.isEmpty && fix.status.isDetermined {
+            guard
+                solveAmongRooms(
+                    walls: walls, level: level, offset: offset, onlySetApart: onlySetApart, reported: reported,
+                    context: &context)
+            else { return false }
         }
         if context.site.recordsDetections && fix.status.isDetermined {
             recordDetections(level: level, offset: offset, end: end, context: &context)
@@ -461,7 +489,7 @@ struct DeviceTrack: Sendable {
                 }
                 if current.level != level {
                     try current.changeLevel(
-                        to: level, elevation: setup.floorElevation, outline: setup.outline,
+                        to: level, elevation: setup.floorElevation, outline: setup.outline, walls: setup.walls,
                         at: end - configuration.epoch)
                 }
                 collectMeasurements(samples, level: level, after: current.time, context: context)
@@ -497,6 +525,7 @@ struct DeviceTrack: Sendable {
             let identity = table[s.slot].beacon.identity
             if fix.rejectedBeacons.contains(where: { $0.identity == identity }) { continue }
             var model = table[s.slot].model
+            if !wallLoss.isEmpty { model = lessWalls(model, slot: s.slot) }
             model.sigma *= fit.inflation[s.slot].squareRoot()
             measurements.append(
                 RSSIMeasurement(
@@ -576,7 +605,8 @@ struct DeviceTrack: Sendable {
             let dy = estimate.position.y - entry.beacon.position.y
             let dz = receiverZ - entry.beacon.position.z
             let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
-            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot()) + offset
+            let walls = wallLoss.isEmpty ? 0 : wallLoss[slot]
+            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot()) + offset - walls
             // g = ∂h/∂(x, y) = −k (x − b)/d², k = 10 n / ln 10.
             let gx = -entry.model.logSlope * dx / d2, gy = -entry.model.logSlope * dy / d2
             let positionVariance =
@@ -607,6 +637,66 @@ struct DeviceTrack: Sendable {
         let biasVariance = misfit.biasVariance(over: misfitSlots)
         for slot in misfitSlots { misfit.record(slot: slot, residual: residuals[slot] - common) }
         return geometry.covariance(biasVariance: biasVariance)
+    }
+
+    /// The fix among the rooms the walls make: the walls' losses are counted from a point, and
+    /// the likelihood differs from room to room, so the fix is solved under two hypotheses, the
+    /// walls counted from the track's last position (the fix just solved, if the device has a
+    /// track on this floor) and counted from the best point of the floor's ``WallGrid``, and
+    /// the one whose readings fit better (χ² plus 9, a 3-σ residual, per rejected beacon) is
+    /// kept, with ``wallLoss`` counted from it for the tracker. Returns false when a solve fails.
+    private mutating func solveAmongRooms(
+        walls: FloorWalls, level: Int, offset: Double, onlySetApart: Bool, reported: Bool,
+        context: inout EpochContext
+    ) -> Bool {
+        let table = context.beacons
+        func misfit(_ fix: Fix) -> Double { fix.chiSquare + 9 * Double(fix.rejectedBeacons.count) }
+        func count(from point: Point2D?, _ track: inout Self) {
+            track.setWallLosses(at: point, walls: walls, level: level, table: table)
+            for (k, slot) in track.observedSlots.enumerated() {
+                track.observations[k].model = track.lessWalls(table[slot].model, slot: slot)
+            }
+        }
+        func resolve(at point: Point2D?, _ track: inout Self, _ context: inout EpochContext) -> Bool {
+            count(from: point, &track)
+            return context.solve(track.observations, level: level, offset: offset, into: &track.fix, reported: reported)
+        }
+        let hasTrack = tracker?.level == level
+        let fromTrack = hasTrack ? (position: fix.position, misfit: misfit(fix)) : nil
+        let trackPoint = hasTrack ? tracker.map { $0.estimate.position } : nil
+        // The grid's best point (the readings without walls, which the grid adds per point),
+        // then the fix with the walls counted from there.
+        count(from: nil, &self)
+        guard let start = context.site.wallGrids[level]?.best(observations, slots: observedSlots) else {
+            return hasTrack ? resolve(at: trackPoint, &self, &context) : true
+        }
+        guard resolve(at: start, &self, &context) else { return false }
+        if let fromTrack, fix.status.isDetermined, fromTrack.misfit < misfit(fix) {
+            guard resolve(at: trackPoint, &self, &context) else { return false }
+        }
+        if fix.status.isDetermined {
+            setWallLosses(at: Point2D(x: fix.position.x, y: fix.position.y), walls: walls, level: level, table: table)
+        }
+        return true
+    }
+
+    /// Sets ``wallLoss`` for the beacons heard this epoch on `level`: the loss of the walls
+    /// between each beacon and `point` (dB), or none without a point.
+    private mutating func setWallLosses(at point: Point2D?, walls: FloorWalls, level: Int, table: BeaconTable) {
+        if wallLoss.count != sums.count { wallLoss = Array(repeating: 0, count: sums.count) }
+        for slot in touched where table[slot].beacon.level == level {
+            let b = table[slot].beacon.position
+            wallLoss[slot] = point.map { walls.loss(b.x, b.y, $0.x, $0.y) } ?? 0
+        }
+    }
+
+    /// `model` with the walls' loss of this epoch taken from its P₀ (kept within the model's
+    /// arithmetic range).
+    private func lessWalls(_ model: PathLossModel, slot: Int) -> PathLossModel {
+        var model = model
+        model.measuredPower = max(
+            model.measuredPower - wallLoss[slot], PathLossModel.measuredPowerRange.lowerBound + 1)
+        return model
     }
 
     /// Whether this epoch's fix rejected the beacon (its samples were not fused).

@@ -18,6 +18,8 @@ struct EngineSite: Sendable {
     /// Whether determined fixes record their detections (the configuration asks for them, or
     /// the engine learns its detection curve).
     let recordsDetections: Bool
+    /// Per floor with walls: the grid its fixes start from (``WallGrid``).
+    let wallGrids: [Int: WallGrid]
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
@@ -37,7 +39,15 @@ struct EngineSite: Sendable {
         if solver.commonOffsetSigma == nil { solver.commonOffsetSigma = deviceOffset.priorSigma }
         geometry = FloorGeometry(
             floors: beacons.floors, receiverHeight: receiverHeight, solver: solver,
-            tracker: tracker, constrainToOutline: configuration.constrainToOutline)
+            tracker: tracker, constrainToOutline: configuration.constrainToOutline,
+            stopsAtWalls: configuration.stopsAtWalls)
+        var grids: [Int: WallGrid] = [:]
+        for (level, setup) in geometry.floors where !setup.walls.isEmpty {
+            grids[level] = WallGrid(
+                walls: setup.walls, outline: beacons.floors[level]?.outline, level: level,
+                receiverZ: geometry.receiverElevation(onLevel: level), beacons: beacons)
+        }
+        wallGrids = grids
         learnsDetection = configuration.learnsDetection && geometry.floors.values.contains { $0.solver.outline != nil }
         recordsDetections = configuration.recordsDetections || learnsDetection
     }

@@ -86,7 +86,11 @@ struct EpochContext: Sendable {
         guard learner != nil, let learning = configuration.learning,
             covariance.horizontalRadius <= learning.maximumAccuracy
         else { return }
-        for (slot, rssi) in samples where beacons[slot].beacon.level == level {
+        let walls = geometry[level]?.walls ?? .none
+        for (slot, sample) in samples where beacons[slot].beacon.level == level {
+            // The learner fits P₀ and n: the walls' loss between beacon and receiver is put back.
+            let b = beacons[slot].beacon.position
+            let rssi = walls.isEmpty ? sample : sample + walls.loss(b.x, b.y, receiver.x, receiver.y)
             if recording != nil {
                 recording?.learn(
                     slot: slot, rssi: rssi, receiver: receiver, xx: covariance.xx, xy: covariance.xy,

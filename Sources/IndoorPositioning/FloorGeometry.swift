@@ -34,7 +34,7 @@ public struct FloorGeometry: Sendable, Hashable {
     /// The geometry of `floors` (by level) with the receiver `receiverHeight` metres above each.
     init(
         floors: [Int: Floor], receiverHeight: Double, solver: TrilaterationSolver.Configuration,
-        tracker: TrackerConfiguration, constrainToOutline: Bool
+        tracker: TrackerConfiguration, constrainToOutline: Bool, stopsAtWalls: Bool = false
     ) {
         self.receiverHeight = receiverHeight
         var elevations: [Int: Double] = [:]
@@ -44,7 +44,7 @@ public struct FloorGeometry: Sendable, Hashable {
             settings[level] = PlanConfiguration(
                 floor: floor, receiverHeight: receiverHeight, elevations: elevations,
                 solver: solver, tracker: tracker,
-                constrainToOutline: constrainToOutline)
+                constrainToOutline: constrainToOutline, stopsAtWalls: stopsAtWalls)
         }
         self.floors = settings
     }

@@ -20,6 +20,11 @@ public struct PlanConfiguration: Sendable, Hashable {
     public let receiverHeight: Double
     /// The outline positions are kept inside, if the floor has one and the constraint is on.
     public let outline: Polygon?
+    /// The floor's walls: their losses enter every beacon's expected RSSI (the multi-wall
+    /// model, ``FloorWalls``), and tracked steps do not cross them. A wall without an
+    /// attenuation takes ``PlanDefaults/standardWallAttenuation`` here (``PositioningEngine``
+    /// fills in the plan's default first).
+    public let walls: FloorWalls
     /// The solver's settings: `base` with a planar dimension at the plan's receiver height,
     /// every level's elevation and the outline.
     public var solver: TrilaterationSolver.Configuration
@@ -42,6 +47,8 @@ public struct PlanConfiguration: Sendable, Hashable {
     ) {
         var elevations: [Int: Double] = [:]
         for other in plan.floors { elevations[other.level] = other.elevation }
+        var floor = floor
+        for w in floor.walls.indices { floor.walls[w].attenuation = plan.defaults.attenuation(of: floor.walls[w]) }
         self.init(
             floor: floor, receiverHeight: plan.defaults.receiverHeight, elevations: elevations,
             solver: solver, tracker: tracker, constrainToOutline: constrainToOutline)
@@ -50,12 +57,14 @@ public struct PlanConfiguration: Sendable, Hashable {
     /// The one place that copies the plan's values into the two configurations.
     init(
         floor: Floor, receiverHeight: Double, elevations: [Int: Double],
-        solver: TrilaterationSolver.Configuration, tracker: TrackerConfiguration, constrainToOutline: Bool
+        solver: TrilaterationSolver.Configuration, tracker: TrackerConfiguration, constrainToOutline: Bool,
+        stopsAtWalls: Bool = false
     ) {
         level = floor.level
         floorElevation = floor.elevation
         self.receiverHeight = receiverHeight
         outline = constrainToOutline ? floor.outline : nil
+        walls = FloorWalls(floor.walls, attenuation: PlanDefaults.standardWallAttenuation)
         var elevations = elevations
         // Written only when it differs: the engine passes one table with every floor in it, and
         // a write would copy it per floor (memory quadratic in the number of floors).
@@ -72,6 +81,9 @@ public struct PlanConfiguration: Sendable, Hashable {
         self.tracker = tracker
         self.tracker.receiverHeight = receiverHeight
         self.tracker.outline = outline
+        // Steps are held behind the walls only when asked: a single-hypothesis tracker held on
+        // the wrong side of a wall stays in the wrong room (Docs/Tracking.md, "Walls").
+        self.tracker.walls = stopsAtWalls && !walls.isEmpty ? walls : nil
     }
 
     /// Settings for the floor at `level` of `plan` (see ``init(plan:floor:solver:tracker:constrainToOutline:)``).

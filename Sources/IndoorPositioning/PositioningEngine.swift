@@ -105,7 +105,9 @@ public struct PositioningEngine: Sendable {
         try configuration.validate()
         guard plan.beaconCount > 0 else { throw .emptyPlan }
         self.plan = plan
-        let table = BeaconTable(plan: plan, calibration: calibration, sampleSigma: configuration.sampleSigma)
+        let table = BeaconTable(
+            plan: plan, calibration: calibration, sampleSigma: configuration.sampleSigma,
+            wallAttenuation: configuration.wallAttenuation)
         context = EpochContext(
             configuration: configuration, beacons: table,
             receiverHeight: plan.defaults.receiverHeight)

@@ -7,7 +7,14 @@ extension TrafficCalibration {
     struct Site {
         let plan: FloorPlan
         let calibrator: SiteCalibrator
-        let configuration: PositioningEngine.Configuration
+        /// The engine settings the traffic is located with (their wall attenuation is the one
+        /// being learned, set before each locating).
+        var configuration: PositioningEngine.Configuration
+        /// Per level: the walls whose loss the plan gives (their own or its default), and the
+        /// walls it leaves out, whose one loss is learned.
+        let walls: [Int: (given: FloorWalls, learned: FloorWalls)]
+        /// Whether the plan leaves some wall's loss out (so that it is learned).
+        var learnsWalls: Bool { walls.values.contains { !$0.learned.isEmpty } }
         let settings: Settings
         /// The traffic in ``PositioningEngine/inBatchOrder(_:)``.
         let samples: [RSSISample]
@@ -27,6 +34,18 @@ extension TrafficCalibration {
             self.configuration = configuration
             self.settings = settings
             self.samples = samples
+            var walls: [Int: (given: FloorWalls, learned: FloorWalls)] = [:]
+            for floor in plan.floors where !floor.walls.isEmpty {
+                let unknown = plan.defaults.wallAttenuation == nil
+                let given = floor.walls.filter { !unknown || $0.attenuation != nil }
+                let learned = floor.walls.filter { unknown && $0.attenuation == nil }
+                walls[floor.level] = (
+                    FloorWalls(
+                        given, attenuation: plan.defaults.wallAttenuation ?? PlanDefaults.standardWallAttenuation),
+                    FloorWalls(learned, attenuation: 1)
+                )
+            }
+            self.walls = walls
             unpaired = TrafficPairs(samples: samples)
             identities = calibrator.beacons.map(\.identity)
             var levelOf: [BeaconIdentity: Int] = [:]
@@ -49,6 +68,17 @@ extension TrafficCalibration {
             try PositioningEngine.locate(
                 samples, plan: plan, calibration: models, configuration: configuration,
                 smooth: configuration.tracking == .kalman)
+        }
+
+        /// The walls between beacon `slot` and `receiver`: the loss of those the plan gives, dB,
+        /// and how many of those whose loss is learned.
+        func walls(slot: Int, receiver: Point3D) -> (given: Double, count: Int) {
+            guard let floor = walls[levels[slot]] else { return (0, 0) }
+            let b = calibrator.beacons[slot].position
+            return (
+                floor.given.loss(b.x, b.y, receiver.x, receiver.y),
+                floor.learned.crossings(b.x, b.y, receiver.x, receiver.y)
+            )
         }
 
         /// `samples` paired with the positions of `reports`.
@@ -85,9 +115,11 @@ extension TrafficCalibration {
                         xx: pair.xx, xy: pair.xy, yy: pair.yy)
                     let offset =
                         effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
-                    let u = abs(pair.rssi - offset - expected) / variance.squareRoot()
-                    let loss = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
-                    total += -0.5 * Foundation.log(2 * Double.pi * variance) - loss
+                    let wall = walls(slot: slot, receiver: pair.receiver)
+                    let loss = wall.given + Double(wall.count) * (configuration.wallAttenuation ?? 0)
+                    let u = abs(pair.rssi + loss - offset - expected) / variance.squareRoot()
+                    let rho = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
+                    total += -0.5 * Foundation.log(2 * Double.pi * variance) - rho
                     count += 1
                 }
             }

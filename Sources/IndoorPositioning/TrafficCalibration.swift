@@ -141,6 +141,11 @@ public struct TrafficCalibration: Sendable {
         /// devices with; nil with fewer than two devices heard, or when the starting models
         /// were kept.
         public var deviceOffsetSpread: DeviceOffsetSpread?
+        /// The loss through one wall learned with the kept models, dB (0–40), for the walls the
+        /// plan gives no attenuation (to be set as the engine's
+        /// ``PositioningEngine/Configuration/wallAttenuation``); nil when the plan gives every
+        /// wall's loss, has no walls, or the starting models were kept.
+        public var wallAttenuation: Double?
 
         /// The learned models to give the engine (`PositioningEngine(plan:calibration:)`): the
         /// beacons learned from traffic, plus the given calibration's for the others.
@@ -188,9 +193,13 @@ public struct TrafficCalibration: Sendable {
         // learned in every round would cost a fit and its tables per round, and fallbacks are
         // too uncertain to teach a model anyway; the locating after it learns the curve.
         if configuration.learnsDetection { configuration.solver.fallback = .weightedCentroid }
-        let site = Site(
+        var site = Site(
             plan: plan, calibrator: calibrator, configuration: configuration, settings: settings,
             samples: PositioningEngine.inBatchOrder(samples))
+        // The walls the plan leaves without a loss start at the standard one and are learned
+        // with the models (each pass: the least-squares loss of the pairs' residuals).
+        let learnsWalls = site.learnsWalls
+        if learnsWalls { site.configuration.wallAttenuation = PlanDefaults.standardWallAttenuation }
 
         var models = calibration
         var located = try site.locate(site.samples, models: models)
@@ -198,7 +207,7 @@ public struct TrafficCalibration: Sendable {
         let startScore = try site.crossValidatedScore(models: models, effects: effects)
         var best = (
             round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
-            calibrator: calibrator, effects: effects
+            calibrator: calibrator, effects: effects, wallAttenuation: site.configuration.wallAttenuation
         )
         var rounds: [Round] = []
         var converged = false
@@ -215,18 +224,28 @@ public struct TrafficCalibration: Sendable {
             }
             let before = calibrator.beacons.map { models[$0.identity] ?? $0.prior.model }
             calibrator.setModels(Dictionary(uniqueKeysWithValues: zip(site.identities, before)))
-            // Iteratively reweighted passes; the devices' offsets are re-estimated between them.
+            // The walls between each pair's beacon and receiver (none without walls).
+            let walls =
+                site.walls.isEmpty ? [] : paired.pairs.map { site.walls(slot: Int($0.slot), receiver: $0.receiver) }
+            // Iteratively reweighted passes; the devices' offsets (and the walls' loss) are
+            // re-estimated between them.
             for _ in 0..<settings.passes {
                 calibrator.clearStatistics()
-                for pair in paired.pairs {
+                let loss = site.configuration.wallAttenuation ?? 0
+                for (i, pair) in paired.pairs.enumerated() {
+                    let rssi = walls.isEmpty ? pair.rssi : pair.rssi + walls[i].given + Double(walls[i].count) * loss
                     calibrator.observe(
-                        slot: Int(pair.slot), rssi: pair.rssi, receiver: pair.receiver,
+                        slot: Int(pair.slot), rssi: rssi, receiver: pair.receiver,
                         xx: pair.xx, xy: pair.xy, yy: pair.yy,
                         deviceOffset: effects.offsets[Int(pair.device)],
                         deviceOffsetVariance: effects.variances[Int(pair.device)])
                 }
                 calibrator.adoptEstimates()
                 effects.update(paired.pairs, calibrator: calibrator, priorSigma: settings.deviceOffsetSigma)
+                if learnsWalls {
+                    site.configuration.wallAttenuation = Self.wallLoss(
+                        paired.pairs, walls: walls, loss: loss, calibrator: calibrator, effects: effects)
+                }
             }
             let estimates = calibrator.estimates
             var largest = 0.0
@@ -245,7 +264,7 @@ public struct TrafficCalibration: Sendable {
                     index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
                     largestChange: largest, score: score, estimates: estimates))
             if score > best.score + settings.minimumScoreGain {
-                best = (index, next, score, estimates, calibrator, effects)
+                best = (index, next, score, estimates, calibrator, effects, site.configuration.wallAttenuation)
             } else if index - best.round >= settings.patience {
                 converged = true
                 break
@@ -269,6 +288,35 @@ public struct TrafficCalibration: Sendable {
             calibrator: kept, estimates: estimates, pooled: best.estimates == nil ? nil : kept.pooledEstimate,
             rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
             deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) },
-            deviceOffsetSpread: best.effects.spread, initial: calibration)
+            deviceOffsetSpread: best.effects.spread,
+            wallAttenuation: learnsWalls && best.estimates != nil ? best.wallAttenuation : nil, initial: calibration)
+    }
+
+    /// The loss through one wall that best explains the pairs' residuals, dB (0–40): the
+    /// weighted least-squares step L − Σ w r k / Σ w k² from the current `loss` L, with r the
+    /// residual of each pair against its beacon's model and device offset with the walls taken
+    /// out (k walls of unknown loss between beacon and receiver, weight w = 1 / its variance).
+    /// `loss` itself when no pair has a wall between.
+    static func wallLoss(
+        _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Int)], loss: Double,
+        calibrator: SiteCalibrator, effects: DeviceEffects
+    ) -> Double {
+        let models = calibrator.estimates.map(\.model)
+        var numerator = 0.0, denominator = 0.0
+        for (i, pair) in pairs.enumerated() where walls[i].count > 0 {
+            let slot = Int(pair.slot)
+            let k = Double(walls[i].count)
+            let (_, expected, variance) = calibrator.prediction(
+                slot: slot, model: models[slot], receiver: pair.receiver, xx: pair.xx, xy: pair.xy, yy: pair.yy)
+            let r = pair.rssi + walls[i].given + k * loss - effects.offsets[Int(pair.device)] - expected
+            // Huber-weighted, as the calibrator weighs its samples.
+            let u = abs(r) / variance.squareRoot()
+            let threshold = calibrator.settings.huberThreshold
+            let w = (u <= threshold ? 1 : threshold / u) / variance
+            numerator -= w * r * k
+            denominator += w * k * k
+        }
+        guard denominator > 0 else { return loss }
+        return min(max(loss + numerator / denominator, 0), 40)
     }
 }

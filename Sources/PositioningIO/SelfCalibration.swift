@@ -112,6 +112,9 @@ public struct SelfCalibration: Sendable {
             result.keptRound > 0
             ? "  kept the models of round \(result.keptRound)\n"
             : "  no round predicted the traffic better than the starting models: they are kept\n"
+        if let loss = result.wallAttenuation {
+            text += String(format: "  walls the plan gives no loss: learned %.1f dB per wall\n", loss)
+        }
         let kept = result.estimates.filter { $0.source == .plan }
         if !kept.isEmpty {
             text +=

@@ -113,7 +113,7 @@ extension AugmentedTracker {
             slots: scratch.slots, noiseScale: lambda)
         let step = transition.step(dt)
         scratch.coefficients = (step.positionVelocity, step.velocity)
-        limits.constrain(&scratch.xPrior)
+        limits.constrain(&scratch.xPrior, from: Point2D(x: state[0], y: state[1]))
 
         // Gate every sample against the prior.
         var monitor = self.monitor
@@ -260,9 +260,10 @@ extension AugmentedTracker {
             state.assign(scratch.xPrior)
             covariance.assign(scratch.pPrior)
         } else {
+            let before = Point2D(x: state[0], y: state[1])
             swap(&state, &scratch.xPost)
             swap(&covariance, &scratch.pPost)
-            limits.constrain(&state)
+            limits.constrain(&state, from: before)
         }
         slots.assign(scratch.slots)
         self.monitor = monitor

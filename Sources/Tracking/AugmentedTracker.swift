@@ -49,6 +49,8 @@ public struct AugmentedTracker: Sendable {
     public private(set) var floorElevation: Double
     /// The outline the estimate is kept inside, if any.
     public private(set) var outline: Polygon?
+    /// The walls the estimate's steps do not cross (the floor's; initially the configuration's).
+    public private(set) var walls: FloorWalls
     /// Every step so far, when ``TrackerConfiguration/recordsHistory`` is on (else empty).
     public private(set) var history: [AugmentedStep] = []
     /// Steps given up by ``discardHistory(before:)``, whose storage the next recorded steps
@@ -124,6 +126,7 @@ public struct AugmentedTracker: Sendable {
         fixGate = configuration.fixGate
         rssiGate = configuration.rssiGate
         outline = configuration.outline
+        walls = configuration.walls ?? .none
         self.floorElevation = floorElevation
         modeProbabilities =
             configuration.motionModes?.initial ?? ModeProbabilities(standing: 1, strolling: 1, walking: 1)
@@ -181,6 +184,7 @@ public struct AugmentedTracker: Sendable {
         for j in scratch.renew.indices { scratch.renew[j] = false }
         let dt = time - self.time
         let transition = self.transition
+        let before = Point2D(x: state[0], y: state[1])
         let coast = transition.propagate(
             &state, &covariance, dt: dt, renew: scratch.renew, slots: slots,
             noiseScale: monitor.noiseScale)
@@ -189,7 +193,7 @@ public struct AugmentedTracker: Sendable {
         let step = transition.step(dt)
         stepCoefficients = (step.positionVelocity, step.velocity)
         self.time = time
-        limits.constrain(&state)
+        limits.constrain(&state, from: before)
         if configuration.recordsHistory {
             recordStep(
                 interval: dt, renew: scratch.renew, predictedState: state, predictedCovariance: covariance,
@@ -217,7 +221,9 @@ public struct AugmentedTracker: Sendable {
 
     /// The speed limit and the outline in force.
     var limits: MotionLimits {
-        MotionLimits(maximumSpeed: configuration.maximumSpeed, outline: outline, margin: configuration.outlineMargin)
+        MotionLimits(
+            maximumSpeed: configuration.maximumSpeed, outline: outline, margin: configuration.outlineMargin,
+            walls: walls)
     }
 
     // MARK: - Verify against a fix
@@ -248,7 +254,7 @@ public struct AugmentedTracker: Sendable {
     /// position variance raised to at least ``TrackerConfiguration/resetPositionVariance``, bias
     /// slots freed (the new floor's beacons are others), device offset kept.
     public mutating func changeLevel(
-        to level: Int, elevation: Double, outline: Polygon?,
+        to level: Int, elevation: Double, outline: Polygon?, walls: FloorWalls = .none,
         at time: Double
     ) throws(TrackingError) {
         guard elevation.isFinite else { throw .nonFiniteInput(field: "elevation") }
@@ -257,6 +263,7 @@ public struct AugmentedTracker: Sendable {
         self.level = level
         floorElevation = elevation
         self.outline = outline
+        self.walls = walls
         let v0 = configuration.initialVelocitySigma * configuration.initialVelocitySigma
         let rv = configuration.resetPositionVariance
         let kept = (max(covariance[0, 0], rv), max(covariance[1, 1], rv))

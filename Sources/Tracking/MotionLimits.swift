@@ -1,7 +1,7 @@
 import BeaconModel
 
-/// The physical limits a tracker imposes on its estimate: a walker's top speed, and the
-/// building's outline.
+/// The physical limits a tracker imposes on its estimate: a walker's top speed, the
+/// building's outline and its walls.
 struct MotionLimits: Sendable {
     /// Largest speed, m/s.
     var maximumSpeed: Double
@@ -9,6 +9,8 @@ struct MotionLimits: Sendable {
     var outline: Polygon?
     /// How far inside the outline a projected position is placed, metres.
     var margin: Double
+    /// The walls a step does not cross (empty: none).
+    var walls: FloorWalls = .none
 
     /// `velocity` scaled down to ``maximumSpeed`` when it is faster.
     func limitSpeed(_ velocity: Point2D) -> Point2D {
@@ -33,11 +35,30 @@ struct MotionLimits: Sendable {
         return (projected, Point2D(x: velocity.x + outward * ux, y: velocity.y + outward * uy))
     }
 
-    /// Applies the speed limit, then the outline, to a state vector that starts (x, y, vx, vy).
-    func constrain(_ x: inout [Double]) {
-        let (position, velocity) = keep(
+    /// A step from `previous` to `position` held on `previous`'s side of the walls
+    /// (``FloorWalls/stop(_:_:margin:)``), with the velocity's component across the step's
+    /// cut removed; unchanged when the step crosses no wall.
+    func keepBehindWalls(from previous: Point2D, position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
+        guard !walls.isEmpty else { return (position, velocity) }
+        let stopped = walls.stop(previous, position, margin: margin)
+        let cx = position.x - stopped.x, cy = position.y - stopped.y
+        let cut = (cx * cx + cy * cy).squareRoot()
+        guard cut > 0 else { return (position, velocity) }
+        let ux = cx / cut, uy = cy / cut
+        let across = velocity.x * ux + velocity.y * uy
+        guard across > 0 else { return (stopped, velocity) }
+        return (stopped, Point2D(x: velocity.x - across * ux, y: velocity.y - across * uy))
+    }
+
+    /// Applies the speed limit, then the outline, then (given the position the step started
+    /// from) the walls, to a state vector that starts (x, y, vx, vy).
+    func constrain(_ x: inout [Double], from previous: Point2D? = nil) {
+        var (position, velocity) = keep(
             position: Point2D(x: x[0], y: x[1]),
             velocity: limitSpeed(Point2D(x: x[2], y: x[3])))
+        if let previous {
+            (position, velocity) = keepBehindWalls(from: previous, position: position, velocity: velocity)
+        }
         x[0] = position.x
         x[1] = position.y
         x[2] = velocity.x

@@ -195,12 +195,12 @@ public struct TrackerBank: Sendable {
         return outcome
     }
 
-    /// Moves every member to another floor (see ``AugmentedTracker/changeLevel(to:elevation:outline:at:)``).
+    /// Moves every member to another floor (see ``AugmentedTracker/changeLevel(to:elevation:outline:walls:at:)``).
     public mutating func changeLevel(
-        to level: Int, elevation: Double, outline: Polygon?, at time: Double
+        to level: Int, elevation: Double, outline: Polygon?, walls: FloorWalls = .none, at time: Double
     ) throws(TrackingError) {
         for k in members.indices {
-            try members[k].changeLevel(to: level, elevation: elevation, outline: outline, at: time)
+            try members[k].changeLevel(to: level, elevation: elevation, outline: outline, walls: walls, at: time)
         }
     }
 

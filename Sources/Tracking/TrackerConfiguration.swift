@@ -63,6 +63,10 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     public var outline: Polygon?
     /// How far inside the outline a projected estimate is placed, metres. Default 0.05.
     public var outlineMargin: Double
+    /// The floor's walls, which a step of the estimate does not cross: a step that would is
+    /// stopped ``outlineMargin`` short of the wall and slides along it (a gap between walls, a
+    /// door, lets it through). Default nil (none).
+    public var walls: FloorWalls?
     /// Whether the tracker records every step for the ``RTSSmoother``. Default false (no memory
     /// grows); enable it for offline batches.
     public var recordsHistory: Bool
@@ -97,6 +101,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         receiverHeight: Double = 1.2,
         outline: Polygon? = nil,
         outlineMargin: Double = 0.05,
+        walls: FloorWalls? = nil,
         recordsHistory: Bool = false,
         maximumNoiseScale: Double = 4,
         motionModes: MotionModes? = nil
@@ -115,6 +120,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
         self.receiverHeight = receiverHeight
         self.outline = outline
         self.outlineMargin = outlineMargin
+        self.walls = walls
         self.recordsHistory = recordsHistory
         self.maximumNoiseScale = maximumNoiseScale
         self.motionModes = motionModes

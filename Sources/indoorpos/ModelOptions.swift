@@ -65,6 +65,7 @@ struct ModelOptions: ParsableArguments {
         let learned = try SelfCalibration(
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
+        configuration.wallAttenuation = learned.result.wallAttenuation
         if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }

@@ -1,0 +1,118 @@
+/// A floor's walls as the pipeline uses them on every sample: flat arrays of segment ends and
+/// losses, with the two questions asked of them, the multi-wall loss between a beacon and the
+/// phone, and the first wall a step meets.
+///
+/// The multi-wall model (Motley and Keenan, 1988; COST 231, 1999) adds to the log-distance
+/// path loss the loss of each wall the direct path crosses:
+///
+///     RSSI = P₀ − 10 n log₁₀ d − Σ_{walls crossed} L_w
+///
+/// Cost: O(walls) per question, nothing allocated.
+public struct FloorWalls: Sendable, Hashable, Codable {
+    /// x₁, y₁, x₂, y₂ of each wall, metres.
+    private var ends: [Double]
+    /// Each wall's loss, dB.
+    public private(set) var losses: [Double]
+
+    /// No walls.
+    public static let none = FloorWalls(ends: [], losses: [])
+
+    private init(ends: [Double], losses: [Double]) {
+        self.ends = ends
+        self.losses = losses
+    }
+
+    /// The walls of `floor`, each with its own attenuation or, when it has none, `attenuation`
+    /// (dB: the plan's default, a learned value or ``PlanDefaults/standardWallAttenuation``).
+    public init(_ walls: [Wall], attenuation: Double) {
+        var ends: [Double] = []
+        ends.reserveCapacity(4 * walls.count)
+        for wall in walls { ends += [wall.from.x, wall.from.y, wall.to.x, wall.to.y] }
+        self.init(ends: ends, losses: walls.map { $0.attenuation ?? attenuation })
+    }
+
+    /// Whether there are no walls.
+    @inlinable public var isEmpty: Bool { losses.isEmpty }
+
+    /// The number of walls.
+    @inlinable public var count: Int { losses.count }
+
+    /// Whether the walls' losses all come from one value (so that one learned attenuation
+    /// describes them).
+    public var sharesOneLoss: Bool { Set(losses).count <= 1 }
+
+    /// The same walls with every loss `attenuation` dB.
+    public func withLoss(_ attenuation: Double) -> FloorWalls {
+        FloorWalls(ends: ends, losses: Array(repeating: attenuation, count: losses.count))
+    }
+
+    /// The summed loss of the walls the straight path from (ax, ay) to (bx, by) crosses, dB
+    /// (0 when none does; see ``Wall/separates(_:_:)`` for what counts as crossing).
+    public func loss(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        var total = 0.0
+        ends.withUnsafeBufferPointer { e in
+            var i = 0
+            while i < losses.count {
+                let j = 4 * i
+                if Wall.crosses(ax, ay, bx, by, e[j], e[j + 1], e[j + 2], e[j + 3]) { total += losses[i] }
+                i += 1
+            }
+        }
+        return total
+    }
+
+    /// How many walls the straight path from (ax, ay) to (bx, by) crosses.
+    public func crossings(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Int {
+        var count = 0
+        for i in 0..<losses.count {
+            let j = 4 * i
+            if Wall.crosses(ax, ay, bx, by, ends[j], ends[j + 1], ends[j + 2], ends[j + 3]) { count += 1 }
+        }
+        return count
+    }
+
+    /// Where a step from `a` to `b` first meets a wall: the fraction t ∈ (0, 1) of the step at
+    /// the crossing, and the wall's unit normal pointing back to `a`'s side; nil when the step
+    /// crosses no wall.
+    public func firstCrossing(from a: Point2D, to b: Point2D) -> (t: Double, normal: Point2D)? {
+        var best: (t: Double, normal: Point2D)?
+        let ex = b.x - a.x, ey = b.y - a.y
+        for i in 0..<losses.count {
+            let j = 4 * i
+            let cx = ends[j], cy = ends[j + 1], dx = ends[j + 2], dy = ends[j + 3]
+            guard Wall.crosses(a.x, a.y, b.x, b.y, cx, cy, dx, dy) else { continue }
+            let fx = dx - cx, fy = dy - cy
+            let denominator = ex * fy - ey * fx
+            guard denominator != 0 else { continue }
+            let t = ((cx - a.x) * fy - (cy - a.y) * fx) / denominator
+            guard best == nil || t < best!.t else { continue }
+            let length = (fx * fx + fy * fy).squareRoot()
+            var normal = Point2D(x: -fy / length, y: fx / length)
+            // Towards a's side of the wall's line.
+            if normal.x * (a.x - cx) + normal.y * (a.y - cy) < 0 { normal = Point2D(x: -normal.x, y: -normal.y) }
+            best = (t, normal)
+        }
+        return best
+    }
+
+    /// `b` held on `a`'s side of every wall: a step from `a` that would cross a wall stops
+    /// `margin` metres short of it (along its normal), repeatedly until no wall is crossed (at
+    /// most ``count`` times; `a` itself if the walls still cannot be cleared). A gap between
+    /// walls (a door) lets a step through.
+    public func stop(_ a: Point2D, _ b: Point2D, margin: Double) -> Point2D {
+        guard !isEmpty else { return b }
+        var target = b
+        for _ in 0...count {
+            guard let hit = firstCrossing(from: a, to: target) else { return target }
+            let at = Point2D(x: a.x + hit.t * (target.x - a.x), y: a.y + hit.t * (target.y - a.y))
+            // Slide along the wall: keep the step's part parallel to it, stop short across it.
+            let along = Point2D(x: -hit.normal.y, y: hit.normal.x)
+            let rest = Point2D(x: target.x - at.x, y: target.y - at.y)
+            let slide = along.x * rest.x + along.y * rest.y
+            target = Point2D(
+                x: at.x + margin * hit.normal.x + slide * along.x,
+                y: at.y + margin * hit.normal.y + slide * along.y)
+        }
+        return firstCrossing(from: a, to: target) == nil ? target : a
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import BeaconModel
+
+@Suite("Walls in the plan")
+struct WallTests {
+    static func plan(walls: String, defaults: String = "") -> String {
+        """
+        {"formatVersion": 1, "name": "walls",
+         "defaults": {"measuredPower": -59\(defaults)},
+         "floors": [{"level": 0,
+           "outline": [[0, 0], [12, 0], [12, 8], [0, 8]],
+           "walls": \(walls),
+           "beacons": [{"uuid": "F7826DA6-4FA2-4E98-8024-BC5B71E0893E", "major": 1, "minor": 1, "x": 1, "y": 1}]}]}
+        """
+    }
+
+    @Test("reads walls with and without their own attenuation, and writes them back")
+    func roundTrip() throws {
+        let text = Self.plan(
+            walls: #"[{"from": [6, 0], "to": [6, 3.8], "attenuation": 7.5}, {"from": [6, 4.8], "to": [6, 8]}]"#,
+            defaults: #", "wallAttenuation": 4"#)
+        let plan = try FloorPlan(jsonData: Data(text.utf8))
+        let walls = plan.floors[0].walls
+        #expect(walls.count == 2)
+        #expect(walls[0] == Wall(from: Point2D(x: 6, y: 0), to: Point2D(x: 6, y: 3.8), attenuation: 7.5))
+        #expect(walls[1].attenuation == nil)
+        #expect(plan.defaults.wallAttenuation == 4)
+        #expect(plan.defaults.attenuation(of: walls[0]) == 7.5)
+        #expect(plan.defaults.attenuation(of: walls[1]) == 4)
+        #expect(try FloorPlan(jsonData: plan.jsonData()) == plan)
+    }
+
+    @Test("a plan without walls writes no walls key and no wallAttenuation")
+    func noWallsNoKey() throws {
+        let plan = try FloorPlan(jsonData: Data(Self.plan(walls: "[]").utf8))
+        let written = String(decoding: plan.jsonData(), as: UTF8.self)
+        #expect(!written.contains(#""walls":"#))
+        #expect(!written.contains(#""wallAttenuation""#))
+        #expect(PlanDefaults().attenuation(of: Wall(from: .zero, to: Point2D(x: 1, y: 0))) == 5)
+    }
+
+    @Test(
+        "bad walls are errors that name their path",
+        arguments: [
+            (#"[{"from": [6, 0], "to": [6, 0]}]"#, "floors[0].walls[0]"),
+            (#"[{"from": [6, 0], "to": [6, 2], "attenuation": 41}]"#, "floors[0].walls[0].attenuation"),
+            (#"[{"from": [6, 0], "to": [6, 2], "attenuation": -1}]"#, "floors[0].walls[0].attenuation"),
+            (#"[{"from": [6, 0], "too": [6, 2]}]"#, "floors[0].walls[0]"),
+            (#"[{"from": [6], "to": [6, 2]}]"#, "floors[0].walls[0].from")
+        ])
+    func badWalls(walls: String, path: String) {
+        #expect {
+            try FloorPlan(jsonData: Data(Self.plan(walls: walls).utf8))
+        } throws: { error in
+            (error as? FloorPlanError)?.path.hasPrefix(path) == true
+        }
+    }
+
+    @Test("the multi-wall loss adds the attenuation of each wall crossed, and only those")
+    func loss() {
+        // Two parallel walls x = 4 and x = 8 over y 0...8, with 3 and 6 dB.
+        let walls = FloorWalls(
+            [
+                Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 8), attenuation: 3),
+                Wall(from: Point2D(x: 8, y: 0), to: Point2D(x: 8, y: 8))
+            ], attenuation: 6)
+        #expect(walls.loss(1, 4, 3, 4) == 0)
+        #expect(walls.loss(1, 4, 5, 4) == 3)
+        #expect(walls.loss(1, 4, 11, 4) == 9)
+        #expect(walls.crossings(1, 4, 11, 4) == 2)
+        // Passing beyond a wall's end (a door at y > 8) crosses nothing; touching an end neither.
+        #expect(walls.loss(1, 9, 11, 9) == 0)
+        #expect(walls.loss(4, 8, 4, 12) == 0)
+        // A beacon mounted on the wall is heard on both sides.
+        #expect(walls.loss(4, 4, 1, 4) == 0 && walls.loss(4, 4, 6, 4) == 0)
+    }
+
+    @Test("a step that would cross a wall stops short of it and slides along; a door lets it through")
+    func stop() {
+        let walls = FloorWalls([Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 8))], attenuation: 5)
+        let stopped = walls.stop(Point2D(x: 3, y: 2), Point2D(x: 6, y: 5), margin: 0.05)
+        #expect(abs(stopped.x - 3.95) < 1e-9)
+        #expect(abs(stopped.y - 5) < 1e-9)  // the step's part along the wall is kept
+        #expect(walls.crossings(3, 2, stopped.x, stopped.y) == 0)
+        // Through the door above the wall's end: unchanged.
+        let through = walls.stop(Point2D(x: 3, y: 9), Point2D(x: 6, y: 9.5), margin: 0.05)
+        #expect(through == Point2D(x: 6, y: 9.5))
+    }
+}
