@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the IndoorPositioning rows of Docs/Accuracy.md on both real data sets:
+# Reproduces the IndoorPositioning rows of Docs/Evidence/Accuracy.md on both real data sets:
 # - "plan defaults": `indoorpos locate` with only the plan (no calibration: the first try of a
 #   new user), causal and smoothed (--smooth);
 # - "calibrated": with a per-beacon calibration made by `indoorpos calibrate` from the set's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the pictures of Docs/Accuracy.md and the README (Docs/Images/): for each real data set,
+# Makes the pictures of Docs/Evidence/Accuracy.md and the README (Docs/Images/): for each real data set,
 # the causal track of `indoorpos locate` over the floor plan with its 1-sigma ellipses and the
 # true track (`indoorpos render`), for danis-office also the track written three seconds late
 # (`locate --lag 3`, the README's picture), and the error CDF of IndoorPositioning (causal and smoothed)

@@ -43,7 +43,7 @@ done
 echo "test.sh: documentation for IndoorPositioning, BeaconModel, LinearAlgebra, Ranging, Trilateration and PositioningIO builds without warnings"
 # A consumer package made from the README's lines alone builds and runs the quick start.
 bash Scripts/check-consumer.sh
-# The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
+# The Dask example (Docs/Guide/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
 dask_dir="$(mktemp -d)"
 python3 Scripts/make-device-batch.py 6 3000 30 "$dask_dir"
 python3 Scripts/dask-locate.py --plan "$dask_dir/plan.json" --rssi "$dask_dir/rssi.csv" \
