@@ -5,11 +5,11 @@
 # (`locate --lag 3`, the README's picture), and the error CDF of IndoorPositioning (causal and smoothed)
 # against the two reference pipelines (`indoorpos evaluate --cdf`); a PNG of the office picture
 # for the README (needs rsvg-convert, Debian package librsvg2-bin).
-#   usage: Scripts/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
+#   usage: Scripts/Research/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
 # Needs the shared data at ../shared/data (or DATA=...) and python3 with numpy and scipy for
 # the reference pipelines.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work="${1:-.build/pictures}"
 data="${DATA:-../shared/data}"
 images=Docs/Images

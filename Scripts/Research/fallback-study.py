@@ -562,7 +562,7 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined":
         simulate_determined()
     elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined", "detection", "determined-detection"):
-        data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+        data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")
         {"buckets": buckets, "uji": uji, "determined": determined, "detection": detection,
          "determined-detection": determined_detection}[sys.argv[1]](
             sys.argv[2], data)
