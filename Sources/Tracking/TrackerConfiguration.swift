@@ -20,7 +20,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// Velocity correlation time τ, seconds, or nil for the constant-velocity model. With τ the
     /// predicted velocity decays as e^{−dt/τ} (integrated Ornstein–Uhlenbeck velocity), which
     /// limits the overshoot at a walker's turns and stops. Default 2 (measured best on the
-    /// simulated walks, see Docs/Reference/Tracking.md). Valid range 0.01…3600 s.
+    /// simulated walks, see Docs/Evidence/TrackingStudies.md). Valid range 0.01…3600 s.
     public var velocityCorrelationTime: Double?
     /// Probability that a measurement which fits the model passes the Mahalanobis gate
     /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
