@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The measurements behind the fallback estimate of fixes that one to three beacons cannot
-determine (Docs/Reference/Trilateration.md, "Fixes the readings cannot determine"). Truth is used only to
+determine (Docs/Reference/Trilateration.md, "Fixes the readings cannot determine"; the
+figures are in Docs/Evidence/TrilaterationStudies.md). Truth is used only to
 score; nothing here chooses a setting.
 
     fallback-study.py buckets FIXES.csv [DATA]
