@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Held-out check of path-loss calibrations on walked or driven tracks (Docs/Reference/Ranging.md §3).
+"""Held-out check of path-loss calibrations on walked or driven tracks (Docs/Evidence/RangingStudies.md).
 
 Usage: python3 Scripts/Research/ranging-heldout.py DATA_DIR PREFIX PLAIN.json ROBUST.json
   DATA_DIR     ../shared/data/danis-office (PREFIX tracks) or ../shared/data/kolakowski-flat (PREFIX robot)
