@@ -21,6 +21,8 @@ python_needs numpy numpy
 python_needs scipy scipy
 python_needs dask.distributed "dask[distributed]"
 python3 -m unittest discover -s Scripts/reference -p 'test_*.py'
+# Every relative link of the Markdown pages resolves, to the file and the heading.
+python3 Scripts/check-doc-links.py
 # The Swift suite is built and run optimised, with -enable-testing for its @testable imports:
 # 524 tests take about 40 s instead of about 8 minutes in a debug build (measured 2026-11-27,
 # 2-core machine; the build takes about 3 minutes either way). The library has no assert() that
