@@ -36,7 +36,8 @@ struct UsingInAnAppSnippetTests {
 
     @Test("each code line of each snippet of sections 1–6 is in Docs/Examples/InAnApp")
     func snippetsAreCompiled() throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("Docs/Guide/UsingInAnApp.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs/Guide/UsingInAnApp.md"), encoding: .utf8)
         let folder = Self.root.appendingPathComponent("Docs/Examples/InAnApp")
         var sources = ""
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
