@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Module layering (see Docs/Architecture.md): arrows only point down.
+// Module layering (see Docs/Reference/Architecture.md): arrows only point down.
 //   StrictJSON → BeaconModel;  CLAPACK → LinearAlgebra (the foundation: small matrices, LAPACK, statistics)
 //   BeaconModel, LinearAlgebra → Ranging → Trilateration, Tracking (side by side), Monitoring
 //   → IndoorPositioning (the umbrella) → PositioningIO → Evaluation → Rendering → indoorpos

@@ -13,7 +13,7 @@ order) and in time order within each, and the single-process output is put in th
 before comparing (one process interleaves the devices' rows as their epochs close). Devices
 share one thing in a single process: the site-wide watch that sets apart a beacon disagreeing
 with the tracks; sharded runs keep one watch per shard, so the outputs are identical when no
-beacon is set apart (the summary on standard error names any). See Docs/Scale.md.
+beacon is set apart (the summary on standard error names any). See Docs/Guide/Scale.md.
 
 Needs `pip install "dask[distributed]"`; uses a LocalCluster of --workers processes.
 """

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a large simulated RSSI batch and its floor plan, for measuring `indoorpos locate`
-on millions of samples (Docs/Pipeline.md).
+on millions of samples (Docs/Guide/Pipeline.md).
 
     python3 Scripts/make-large-batch.py 1000000 .build/large   # writes rssi.csv and plan.json
     /usr/bin/time -f "%e s, %M KB" .build/release/indoorpos locate \

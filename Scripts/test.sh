@@ -21,6 +21,8 @@ python_needs numpy numpy
 python_needs scipy scipy
 python_needs dask.distributed "dask[distributed]"
 python3 -m unittest discover -s Scripts/reference -p 'test_*.py'
+# Every relative link of the Markdown pages resolves, to the file and the heading.
+python3 Scripts/check-doc-links.py
 # The Swift suite is built and run optimised, with -enable-testing for its @testable imports:
 # 524 tests take about 40 s instead of about 8 minutes in a debug build (measured 2026-11-27,
 # 2-core machine; the build takes about 3 minutes either way). The library has no assert() that
@@ -43,7 +45,7 @@ done
 echo "test.sh: documentation for IndoorPositioning, BeaconModel, LinearAlgebra, Ranging, Trilateration and PositioningIO builds without warnings"
 # A consumer package made from the README's lines alone builds and runs the quick start.
 bash Scripts/check-consumer.sh
-# The Dask example (Docs/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
+# The Dask example (Docs/Guide/Scale.md): sharded `indoorpos locate` runs merge to the same bytes as one.
 dask_dir="$(mktemp -d)"
 python3 Scripts/make-device-batch.py 6 3000 30 "$dask_dir"
 python3 Scripts/dask-locate.py --plan "$dask_dir/plan.json" --rssi "$dask_dir/rssi.csv" \

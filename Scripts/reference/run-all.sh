@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces every reference row of Docs/Accuracy.md: calibrates from each data set's own
+# Reproduces every reference row of Docs/Evidence/Accuracy.md: calibrates from each data set's own
 # calibration file, runs both pipelines (calibrated and with the plan's defaults, epochs 1 s
 # and 2 s) and prints one Markdown table row per run.
 #   usage: Scripts/reference/run-all.sh [OUTPUT_DIR]   (default: .build/reference)

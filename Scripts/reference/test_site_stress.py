@@ -1,4 +1,4 @@
-"""Tests of Scripts/site-stress.py's simulated sites: the files it writes load and say what the
+"""Tests of Scripts/Research/site-stress.py's simulated sites: the files it writes load and say what the
 docstring promises (whole-dBm readings above the site's sensitivity, in time order, truth for
 every device), and its radio terms have the sizes they are meant to have."""
 
@@ -20,7 +20,7 @@ sys.path.insert(0, HERE)
 
 from common import load_plan  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("site_stress", os.path.join(HERE, "..", "site-stress.py"))
+spec = importlib.util.spec_from_file_location("site_stress", os.path.join(HERE, "..", "Research", "site-stress.py"))
 site_stress = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(site_stress)
 

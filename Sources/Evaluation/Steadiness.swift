@@ -5,7 +5,7 @@
 /// and both scored (inside the truth's coverage, as for the errors). Its length is the distance
 /// between the two fixes; the true step is the distance between the truth at the same two
 /// times. A track that follows the truth has a path ratio near 1; a jittery dot draws a path
-/// several times the true one. `Scripts/steadiness.py` computes the same figures.
+/// several times the true one. `Scripts/Research/steadiness.py` computes the same figures.
 public struct Steadiness: Sendable, Hashable {
     /// The steps counted.
     public var steps: Int

@@ -24,7 +24,7 @@
 /// dB off its model may as well have another transmit power or other surroundings as another
 /// place, and the tracks cannot tell which: on danis-office with the plan's values the watch set
 /// apart three of twelve beacons that are where the plan says, at a cost of 0.30 m of RMSE
-/// (Docs/Accuracy.md). There a misfitting beacon only counts less, through each device's
+/// (Docs/Evidence/Accuracy.md). There a misfitting beacon only counts less, through each device's
 /// ``inflation``.
 struct BeaconConsistency: Sendable {
     /// Epochs of memory of the running mean.

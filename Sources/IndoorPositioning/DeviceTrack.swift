@@ -405,7 +405,7 @@ struct DeviceTrack: Sendable {
         // The fix a track starts at is the detection posterior's mean once there is a curve
         // (recorded above at the maximum-likelihood position, which the curve was learned from).
         // Not with tracking off: refining every epoch of a walk made kolakowski-flat's survey
-        // walk worse (calibrated, 1.80 -> 1.90 m; Docs/Trilateration.md), and every epoch would pay it.
+        // walk worse (calibrated, 1.80 -> 1.90 m; Docs/Evidence/TrilaterationStudies.md), and every epoch would pay it.
         if tracker != nil || !fix.status.isDetermined { return true }
         let site = context.site.configuration
         if site.tracking == .kalman && site.solver.fallback == .detectionPosterior {

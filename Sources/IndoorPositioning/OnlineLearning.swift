@@ -13,7 +13,7 @@
 /// less certain than the smoothed one the batch learner uses; the calibrator weighs each sample
 /// by that uncertainty. With a lag (``PositioningEngine/Configuration/lag``) it pairs them with
 /// the refined position instead, as the epoch's report leaves the lag. Off by default: it helps on a site whose plan holds generic values (see
-/// Docs/Calibration.md for the measurements), and has nothing to add to a surveyed calibration.
+/// Docs/Evidence/CalibrationStudies.md for the measurements), and has nothing to add to a surveyed calibration.
 public struct OnlineLearning: Sendable, Hashable, Codable {
     /// Seconds of input time between two adoptions of the learned models (default 60).
     public var updateInterval: Double

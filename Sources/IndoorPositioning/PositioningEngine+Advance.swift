@@ -7,7 +7,7 @@ extension PositioningEngine {
     /// epoch without (or with none usable) gives the tracker's prediction at the epoch's end:
     /// ``PositionReport/Source/predicted``, no beacons, the velocity carried on, and a
     /// covariance that grows with the time since the last update (position variance ∝ q dt³/3
-    /// for constant velocity, see Docs/Tracking.md). Predictions stop after the first one that
+    /// for constant velocity, see Docs/Reference/Tracking.md). Predictions stop after the first one that
     /// reaches `TrackerConfiguration/maximumPositionVariance` (the track coasts no further),
     /// whether that epoch was closed by this call or an earlier one; they resume with the next
     /// sample. Advancing one epoch at a time or far in one call gives the same reports. Nothing is predicted for a device without a track

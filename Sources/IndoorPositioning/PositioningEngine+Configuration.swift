@@ -66,9 +66,9 @@ extension PositioningEngine {
         /// per-fix χ² outlier test. The test assumes the models are right; where they are not
         /// (generic plan values, a site the log-distance model fits poorly) every beacon misfits,
         /// and rejecting two of them per fix cost accuracy on every shared real data set
-        /// (Docs/Accuracy.md); a beacon that keeps misfitting is set apart across epochs instead
+        /// (Docs/Evidence/Accuracy.md); a beacon that keeps misfitting is set apart across epochs instead
         /// (``excludesInconsistentBeacons``). The prior keeps a fix near the weighted centroid
-        /// of the three nearest beacons unless the readings say otherwise (Docs/Trilateration.md).
+        /// of the three nearest beacons unless the readings say otherwise (Docs/Reference/Trilateration.md).
         /// A fix its readings cannot determine (fewer than four beacons) is, where it is
         /// reported (a device without a track, or tracking off), the detection posterior
         /// (`TrilaterationSolver.Fallback.detectionPosterior`): the beacons not heard count as
@@ -124,7 +124,7 @@ extension PositioningEngine {
         public var recordsDetections = false
         /// Widen each tracked report's covariance by the models' misfit: a Schmidt consider
         /// term σ_b² F⁻¹ (Σ w² H Hᵀ) F⁻¹ for per-beacon biases whose spread σ_b each device
-        /// estimates from its own residuals (see Docs/Tracking.md, "The radius and the models'
+        /// estimates from its own residuals (see Docs/Reference/Tracking.md, "The radius and the models'
         /// misfit"). It changes the reported covariance (and so `accuracy`, and the zone rule,
         /// which weighs a position by it), never a position or a learned model, and holds for
         /// causal, lagged and smoothed reports alike. Default true;

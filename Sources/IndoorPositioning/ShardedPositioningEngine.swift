@@ -26,7 +26,7 @@ import Foundation
 /// engine (except a second epoch closed by the same sample after a gap, or readings more than
 /// half an epoch apart); in an interleaved
 /// slice, the epochs closed after the decision in the same slice do not see it. The reports are
-/// identical while no beacon is set apart or taken back (Docs/Scale.md has the measurements).
+/// identical while no beacon is set apart or taken back (Docs/Guide/Scale.md has the measurements).
 ///
 /// ```swift
 /// let engine = try ShardedPositioningEngine(plan: plan, jobs: 4)
@@ -54,7 +54,7 @@ public final class ShardedPositioningEngine {
     static let firstLearningFinishChunk = 64
     /// Rows a slice needs before other threads are woken for it: fewer (one phone's half epoch,
     /// a few phones') are run by the caller at once, since waking a thread, handing it the slice
-    /// and waiting for it costs more than it saves (measured in Docs/Benchmarks.md).
+    /// and waiting for it costs more than it saves (measured in Docs/Evidence/Benchmarks.md).
     static let sharedRows = 256
 
     /// Threads, the caller's included (1: everything on the caller's thread).

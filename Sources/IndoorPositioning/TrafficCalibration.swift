@@ -11,7 +11,7 @@
 /// locate-and-refit loop drifts. The learning keeps the best-scoring models (better by more
 /// than ``Settings/minimumScoreGain``) and stops after ``Settings/patience`` rounds without a
 /// better score, when no learned P₀ or n moved by more than ``Settings/tolerance`` of its
-/// standard error, or after ``Settings/maximumRounds`` (see Docs/Calibration.md).
+/// standard error, or after ``Settings/maximumRounds`` (see Docs/Guide/Calibration.md).
 ///
 /// ```swift
 /// let result = try TrafficCalibration.learn(samples, plan: plan)

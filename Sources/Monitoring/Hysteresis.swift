@@ -1,6 +1,6 @@
 /// The tunable rules that turn noisy evidence into region states. One value serves every kind
 /// of region: beacon conditions use the ``beacon`` part, circles and zones the ``position``
-/// part. See `Docs/Monitoring.md` for the reasoning behind each default.
+/// part. See `Docs/Guide/Monitoring.md` for the reasoning behind each default.
 public struct Hysteresis: Sendable, Hashable, Codable {
     /// Entry and exit rules for beacon conditions.
     public var beacon: BeaconRule

@@ -2,7 +2,7 @@
 ///
 /// All methods fit RSSI = P₀ − n · 10 log₁₀ d by (re)weighted least squares through LAPACK.
 /// The robust ones differ in how they treat gross outliers (a body between phone and beacon,
-/// a reflection): see Docs/Ranging.md for measurements of each.
+/// a reflection): see Docs/Reference/Ranging.md for measurements of each.
 public enum CalibrationMethod: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Ordinary least squares. Optimal for Gaussian shadowing, ruined by gross outliers.
     case leastSquares

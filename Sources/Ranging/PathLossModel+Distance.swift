@@ -7,7 +7,7 @@ import Foundation
 /// d̂ = 10^((P₀ − RSSI) / (10 n)) is the *median* of the distance estimate, not its mean:
 /// E[d̂] = d · exp(s²/2). At σ = 4 dB and n = 2 that is +11 %; at n = 1.5, +21 %.
 ///
-/// Which estimate each consumer uses (see Docs/Ranging.md):
+/// Which estimate each consumer uses (see Docs/Reference/Ranging.md):
 /// - Maximum-likelihood positioning works on RSSI directly and needs neither.
 /// - Range-based least squares and the linearised start use ``medianDistance(forRSSI:)``
 ///   (an unbiased estimate of ln d, the quantity whose error is Gaussian).

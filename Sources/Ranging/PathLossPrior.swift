@@ -3,7 +3,7 @@
 /// inverse-χ² prior on the shadowing variance σ² with ``sigmaWeight`` pseudo-samples at
 /// ``sigma``.
 ///
-/// The defaults (see Docs/Calibration.md for where they come from):
+/// The defaults (see Docs/Guide/Calibration.md for where they come from):
 /// - P₀ ± 8 dB around the plan's value: generic plan values are this far off on the real
 ///   sites measured (the kolakowski-flat beacons read about 12 dB above the generic −59 dBm,
 ///   1.5 σ), and advertised "measured power" values of commercial beacons spread by a few dB;

@@ -17,7 +17,7 @@ public enum ActivityHint: String, Sendable, Hashable, Codable, CaseIterable {
     /// Activity recognisers tell still from walking with about 95 % accuracy once settled and
     /// report slow browsing either way. "Stationary" is weighted more strongly than that on
     /// purpose: a mixture that keeps even 1 % of the walking model adds that model's process
-    /// noise, which moved a standing dot (Docs/Tracking.md, "The phone's activity hint").
+    /// noise, which moved a standing dot (Docs/Reference/Tracking.md, "The phone's activity hint").
     public var likelihood: (Double, Double, Double) {
         switch self {
         case .stationary: return Self.stationaryLikelihood

@@ -20,7 +20,7 @@ public struct DeviceOffsetModel: Sendable, Hashable, Codable {
     /// √(drift · t) over t seconds without evidence. Default 0.005 (about 0.55 dB a minute): a
     /// phone moved from hand to pocket or bag loses several dB to the body within seconds to
     /// minutes, but at 0.05 (1.7 dB a minute) the offset followed the model's errors instead
-    /// (Docs/Tracking.md, "offset drift").
+    /// (Docs/Reference/Tracking.md, "offset drift").
     public var drift: Double
 
     /// An offset model; the defaults suit a phone of unknown make on an uncalibrated plan.

@@ -14,7 +14,7 @@ import Ranging
 ///     Q(dt) = q [[dt³/3, 0, dt²/2, 0], [0, dt³/3, 0, dt²/2], [dt²/2, 0, dt, 0], [0, dt²/2, 0, dt]]
 ///
 /// or, by default, an integrated Ornstein–Uhlenbeck velocity with correlation time τ whose
-/// prediction decays as e^{−dt/τ} (closed forms in Docs/Tracking.md).
+/// prediction decays as e^{−dt/τ} (closed forms in Docs/Reference/Tracking.md).
 ///
 /// It fuses two kinds of measurement:
 /// - a position fix (``PositionMeasurement``): H = [I₂ 0], R = the fix's covariance;

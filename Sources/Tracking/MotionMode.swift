@@ -1,5 +1,5 @@
 /// How the person carrying the phone is moving, as the tracker's mixture of motion models
-/// distinguishes it (see ``MotionModes`` and Docs/Tracking.md, "Motion modes").
+/// distinguishes it (see ``MotionModes`` and Docs/Reference/Tracking.md, "Motion modes").
 public enum MotionMode: Int, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// Standing or sitting: the position drifts by a few cm/s and the velocity is pulled to zero.
     case standing

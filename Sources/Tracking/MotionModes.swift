@@ -6,7 +6,7 @@
 /// Every mode is an integrated Ornstein–Uhlenbeck velocity (``MotionModel``) with spectral
 /// density q and correlation time τ: the velocity's steady-state spread is √(qτ/2) per axis
 /// and, for τ much shorter than the epoch, the position is a random walk of density ≈ qτ²
-/// (m²/s). Defaults and where they come from: Docs/Tracking.md, "Motion modes".
+/// (m²/s). Defaults and where they come from: Docs/Reference/Tracking.md, "Motion modes".
 public struct MotionModes: Sendable, Hashable {
     /// Standing: q, m²/s³. Default 0.06: with τ = 0.2 s the position diffuses by
     /// √(qτ²) ≈ 5 cm/√s and the velocity spread is √(qτ/2) ≈ 0.08 m/s per axis.
@@ -20,7 +20,7 @@ public struct MotionModes: Sendable, Hashable {
     /// Strolling: velocity correlation time τ, seconds. Default 2.
     public var strollingCorrelationTime: Double
     /// Mean dwell times (standing, strolling, walking), seconds. Defaults 30, 15 and 20 (shop
-    /// and office dwell times, see Docs/Tracking.md).
+    /// and office dwell times, see Docs/Reference/Tracking.md).
     public var dwellTimes: (standing: Double, strolling: Double, walking: Double)
     /// The mode probabilities a track starts with. Default 1/3 each.
     public var initial: ModeProbabilities

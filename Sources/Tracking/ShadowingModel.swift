@@ -14,7 +14,7 @@ import Foundation
 /// neither follows a run of biased samples as if it were movement nor shrinks its covariance
 /// as if the samples were independent.
 ///
-/// Measured on the two real data sets in Docs/Accuracy.md (residuals of single samples against
+/// Measured on the two real data sets in Docs/Evidence/Accuracy.md (residuals of single samples against
 /// the true position): the lag-1 s autocorrelation is 0.2 (office walks) and 0.63 (robot in a
 /// flat), decaying with time constants of about 4 s and 8–10 s. The defaults sit between them.
 public struct ShadowingModel: Sendable, Hashable, Codable {

@@ -3,7 +3,7 @@ import Foundation
 import LinearAlgebra
 
 /// Tuning of a ``KalmanTracker``. Every value has a default for a person walking with a phone
-/// (see Docs/Tracking.md, "Tuning").
+/// (see Docs/Reference/Tracking.md, "Tuning").
 public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// The largest time magnitude the trackers accept, seconds (1e10 s: Unix times until the
     /// year 2286, as the engine's `RSSISample.timestampLimit`). Within it, a prediction over any
@@ -20,7 +20,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// Velocity correlation time τ, seconds, or nil for the constant-velocity model. With τ the
     /// predicted velocity decays as e^{−dt/τ} (integrated Ornstein–Uhlenbeck velocity), which
     /// limits the overshoot at a walker's turns and stops. Default 2 (measured best on the
-    /// simulated walks, see Docs/Tracking.md). Valid range 0.01…3600 s.
+    /// simulated walks, see Docs/Evidence/TrackingStudies.md). Valid range 0.01…3600 s.
     public var velocityCorrelationTime: Double?
     /// Probability that a measurement which fits the model passes the Mahalanobis gate
     /// (0 < p < 1). The gate is the chi-square quantile at p with 1 degree of freedom for RSSI
@@ -59,7 +59,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// to a beacon from (x, y, floor elevation + receiverHeight). Default 1.2.
     public var receiverHeight: Double
     /// The floor outline to keep the estimate inside, if any (see ``KalmanTracker`` and
-    /// Docs/Tracking.md, "Map constraint"). Default nil.
+    /// Docs/Reference/Tracking.md, "Map constraint"). Default nil.
     public var outline: Polygon?
     /// How far inside the outline a projected estimate is placed, metres. Default 0.05.
     public var outlineMargin: Double
@@ -81,7 +81,7 @@ public struct TrackerConfiguration: Sendable, Hashable, Codable {
     /// the model of ``accelerationDensity`` and ``velocityCorrelationTime``; nil for that single
     /// model alone. Default nil: the modes make the drawn track two to three times steadier
     /// but, on simulated and real data, the reported covariance less honest and some tracks
-    /// less accurate (Docs/Tracking.md, "Motion modes"), so they are a choice for display.
+    /// less accurate (Docs/Reference/Tracking.md, "Motion modes"), so they are a choice for display.
     /// `MotionModes()` holds the documented mode settings.
     public var motionModes: MotionModes?
 

@@ -44,7 +44,7 @@ extension TrilaterationSolver {
         /// covariance; on a grid of at most about 4,096 cells of at least 0.25 m. The weighted
         /// centroid when there is no outline or the fix is spatial. It takes no evidence from
         /// which beacons are heard: where hearing a beacon means being near it, it can be far
-        /// worse than the centroid (Docs/Trilateration.md has both measurements).
+        /// worse than the centroid (Docs/Evidence/TrilaterationStudies.md has both measurements).
         case outlinePosterior = "outline-posterior"
         /// The outline posterior with evidence from every beacon of the level, heard or not:
         /// the likelihood of the scan's beacon set under ``Configuration/detection``
@@ -56,7 +56,7 @@ extension TrilaterationSolver {
         /// not, the curve is flat and the readings decide. The weighted centroid when no model
         /// is set, or as ``outlinePosterior`` says. The engine of IndoorPositioning uses it by
         /// default and learns the model from its own determined fixes as the input goes
-        /// (`indoorpos locate --detection-first-pass`: from a first pass; Docs/Trilateration.md).
+        /// (`indoorpos locate --detection-first-pass`: from a first pass; Docs/Reference/Trilateration.md).
         case detectionPosterior = "detection-posterior"
     }
 

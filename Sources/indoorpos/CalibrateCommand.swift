@@ -18,7 +18,7 @@ struct CalibrateCommand: ParsableCommand {
             With --from-traffic it needs no distances: it learns every beacon's model from the \
             unlabeled RSSI samples of --rssi (the same CSV 'locate' reads) and the beacon positions \
             of --plan, by locating the traffic, refitting the models to the smoothed positions and \
-            repeating until they settle (Docs/Calibration.md). --calibration gives a survey to start \
+            repeating until they settle (Docs/Guide/Calibration.md). --calibration gives a survey to start \
             from; otherwise the plan's values are the starting point.
             """
     )

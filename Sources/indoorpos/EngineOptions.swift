@@ -30,7 +30,7 @@ struct EngineOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, outline-posterior (the posterior mean over the floor outline), or detection-posterior (the default: the same with the beacons not heard as evidence, under a detection curve learned from the input's own determined fixes as the input goes; a weighted centroid until there is one; see Docs/Trilateration.md)."
+            "Position of an epoch whose readings cannot determine one (fewer than four beacons) and that is reported: weighted-centroid, outline-posterior (the posterior mean over the floor outline), or detection-posterior (the default: the same with the beacons not heard as evidence, under a detection curve learned from the input's own determined fixes as the input goes; a weighted centroid until there is one; see Docs/Reference/Trilateration.md)."
     )
     var fallback: TrilaterationSolver.Fallback = .detectionPosterior
 
@@ -73,7 +73,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot at some cost in accuracy (office walks, --self-calibrate --lag 3: drawn path 1.6x -> 1.2x the true length, RMSE 1.88 -> 1.98 m; see Docs/Tracking.md)."
+            "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot at some cost in accuracy (office walks, --self-calibrate --lag 3: drawn path 1.6x -> 1.2x the true length, RMSE 1.88 -> 1.98 m; see Docs/Reference/Tracking.md)."
     )
     var motionModes = false
 

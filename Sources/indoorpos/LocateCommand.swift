@@ -156,7 +156,7 @@ struct LocateCommand: ParsableCommand {
     }
 
     /// The one line that tells a run on the plan's values alone what the data allow: learning
-    /// the models from the input and refining the track (figures from Docs/Accuracy.md). Nil
+    /// the models from the input and refining the track (figures from Docs/Evidence/Accuracy.md). Nil
     /// when the run already learns or was given a calibration, or is not tracked.
     var hint: String? {
         guard modelOptions.calibration == nil, !modelOptions.selfCalibrate, !modelOptions.learnOnline,
@@ -165,6 +165,6 @@ struct LocateCommand: ParsableCommand {
         let refine = smooth || engine.lag > 0 ? "" : ", and --lag 3 (positions 3 s late) or --smooth refines the track"
         return
             "the plan's values alone; --self-calibrate learns each beacon's model from this input first\(refine) "
-            + "(danis-office walks: 3.20 m RMSE as run, 2.09 m self-calibrated, 1.88 m with --lag 3; Docs/Calibration.md)"
+            + "(danis-office walks: 3.20 m RMSE as run, 2.09 m self-calibrated, 1.88 m with --lag 3; Docs/Guide/Calibration.md)"
     }
 }

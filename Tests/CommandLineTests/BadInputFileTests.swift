@@ -3,7 +3,7 @@ import Testing
 
 @testable import PositioningIO
 
-/// The command line's side of Docs/BadInput.md: on any failure one line on standard error, a
+/// The command line's side of Docs/Reference/BadInput.md: on any failure one line on standard error, a
 /// non-zero exit, no partial output file, an existing output file left as it was, and never a
 /// write over an input.
 @Suite("Bad input: files and the command line", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The findings of the adversarial bad-input pass of issue 47 (part B) on files, signals and
-/// messages, each run as `indoorpos` does it (Docs/BadInput.md lists what each input gets).
+/// messages, each run as `indoorpos` does it (Docs/Reference/BadInput.md lists what each input gets).
 @Suite("Bad input: files, signals and messages (issue 47 B)", .serialized)
 struct BadInputPartBTests {
     static let plan = LocateCommandTests.plan

@@ -24,9 +24,9 @@ struct DocumentedOutputTests {
         return (summary, String(body[..<end.lowerBound]))
     }
 
-    @Test("Docs/Monitoring.md: the bundled sample's events and summary line")
+    @Test("Docs/Guide/Monitoring.md: the bundled sample's events and summary line")
     func monitoringGuide() throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("Docs/Monitoring.md"), encoding: .utf8)
+        let page = try String(contentsOf: Self.root.appendingPathComponent("Docs/Guide/Monitoring.md"), encoding: .utf8)
         let doc = try #require(Self.documented(in: page, after: "command above prints (standard error:"))
         let examples = Self.root.appendingPathComponent("Docs/Examples").path
         let run = try Tool.run([

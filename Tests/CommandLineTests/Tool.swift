@@ -28,10 +28,10 @@ enum Tool {
     }
 
     /// Runs the built `indoorpos` with `arguments`, `environment` added to this process's, and
-    /// `input`'s bytes on standard input when given; standard output and error are read while it
-    /// runs, so that neither pipe fills.
+    /// `input`'s bytes on standard input when given, in `directory` (this process's when nil);
+    /// standard output and error are read while it runs, so that neither pipe fills.
     static func run(
-        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+        _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], directory: URL? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         guard let binary else {
             Issue.record("indoorpos is not built; run `swift build --build-tests` first")
@@ -41,6 +41,7 @@ enum Tool {
         process.executableURL = binary
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
         let stdin = Pipe(), out = Pipe(), err = Pipe()
         if input != nil { process.standardInput = stdin }
         process.standardOutput = out

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Every Swift snippet of `Docs/UsingInAnApp.md` is code of the `inanapp` example target, which
+/// Every Swift snippet of `Docs/Guide/UsingInAnApp.md` is code of the `inanapp` example target, which
 /// the package compiles with every build and the test suite runs: each line of a snippet (its
 /// code, without a trailing comment) is found in the target's sources.
-@Suite("Docs/UsingInAnApp.md: every snippet is compiled code of the inanapp target")
+@Suite("Docs/Guide/UsingInAnApp.md: every snippet is compiled code of the inanapp target")
 struct UsingInAnAppSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -36,7 +36,8 @@ struct UsingInAnAppSnippetTests {
 
     @Test("each code line of each snippet of sections 1–6 is in Docs/Examples/InAnApp")
     func snippetsAreCompiled() throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("Docs/UsingInAnApp.md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs/Guide/UsingInAnApp.md"), encoding: .utf8)
         let folder = Self.root.appendingPathComponent("Docs/Examples/InAnApp")
         var sources = ""
         for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {

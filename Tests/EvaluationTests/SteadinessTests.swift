@@ -3,7 +3,7 @@ import Testing
 
 @testable import Evaluation
 
-/// ``Steadiness``: known tracks, and agreement with `Scripts/steadiness.py` on the committed
+/// ``Steadiness``: known tracks, and agreement with `Scripts/Research/steadiness.py` on the committed
 /// fixes (figures computed once with the commands quoted, rounded to 4 decimals; counts exact).
 @Suite("steadiness: path ratio, steps, dot speed while the truth stands still")
 struct SteadinessTests {
@@ -50,11 +50,11 @@ struct SteadinessTests {
         #expect(s.stillSpeed == nil && s.stillSteps == 0)
     }
 
-    // python3 Scripts/steadiness.py Tests/EvaluationTests/Fixtures/office-fixes.csv Docs/Examples/office-truth.csv --json
+    // python3 Scripts/Research/steadiness.py Tests/EvaluationTests/Fixtures/office-fixes.csv Docs/Examples/office-truth.csv --json
     static let office: Expected = (162, 3.4887, 1.1261, 0.3751, 1.4013, 10)
-    // python3 Scripts/steadiness.py Tests/EvaluationTests/Fixtures/danis-office-fixes.csv ../shared/data/danis-office/tracks_truth.csv --json
+    // python3 Scripts/Research/steadiness.py Tests/EvaluationTests/Fixtures/danis-office-fixes.csv ../shared/data/danis-office/tracks_truth.csv --json
     static let danis: Expected = (680, 4.5920, 1.2479, 0.3274, 1.3391, 48)
-    // python3 Scripts/steadiness.py Tests/EvaluationTests/Fixtures/kolakowski-flat-fixes.csv ../shared/data/kolakowski-flat/robot_truth.csv --json
+    // python3 Scripts/Research/steadiness.py Tests/EvaluationTests/Fixtures/kolakowski-flat-fixes.csv ../shared/data/kolakowski-flat/robot_truth.csv --json
     static let kolakowski: Expected = (300, 5.0237, 0.6658, 0.1283, 0.6543, 96)
 
     static func check(fixes: String, truth: URL, expected: Expected) throws {

@@ -3,7 +3,7 @@ import IndoorPositioning
 import TestSupport
 import Testing
 
-/// The engine's side of Docs/BadInput.md: bad samples are dropped and counted, never fatal,
+/// The engine's side of Docs/Reference/BadInput.md: bad samples are dropped and counted, never fatal,
 /// never a hang, never a NaN.
 @Suite("Bad input: the engine")
 struct BadInputTests {

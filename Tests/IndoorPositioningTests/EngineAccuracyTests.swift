@@ -66,7 +66,7 @@ struct EngineAccuracyTests {
         #expect(m.smoothed <= 0.6 * m.common)
         #expect(m.honesty >= 0.55 && m.honesty <= 0.80)
         // Against the stronger, variance-weighted baseline: smoothing wins clearly and the causal
-        // track stays level with it (it is at the causal Cramér–Rao limit, see Docs/Tracking.md).
+        // track stays level with it (it is at the causal Cramér–Rao limit, see Docs/Evidence/TrackingStudies.md).
         #expect(m.smoothed <= 0.6 * m.weighted)
         #expect(m.causal <= 1.08 * m.weighted)
     }

@@ -57,7 +57,7 @@ struct EngineRobustnessTests {
                         100 * c.setApart))
                 // Measured 1.02–1.35× (it was within 1.3× while each fix also rejected up to two
                 // beacons by a χ² test; the engine no longer does, which costs here and gains on
-                // every real data set, where the test rejected good beacons: Docs/Trilateration.md).
+                // every real data set, where the test rejected good beacons: Docs/Reference/Trilateration.md).
                 #expect(c.watched <= 1.4 * c.clean)
                 #expect(c.watched < c.unwatched)
                 #expect(c.setApart >= 0.4)  // measured 50–93 %

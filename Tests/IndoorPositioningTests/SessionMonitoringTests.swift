@@ -87,7 +87,7 @@ struct GuideMonitorSnippetTests {
         while let sample = try reader.next() { samples.append(sample) }
         let phone = try #require(samples.first?.device)
 
-        // The snippet of Docs/UsingInAnApp.md, with this file's device name.
+        // The snippet of Docs/Guide/UsingInAnApp.md, with this file's device name.
         let session = try PositioningSession(plan: plan)
         let monitor = try AsyncRegionMonitor(plan: plan)
         for region in regions.regions { try await monitor.add(region.condition, identifier: region.id) }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A seeded walk along a 200-m corridor (y = 2) past beacons, circles and zones, with packet
 /// dropouts: the truth, the beacon sightings a phone hears and the tracked positions an engine
-/// would report, for the monitoring tests and the figures of `Docs/Monitoring.md`.
+/// would report, for the monitoring tests and the figures of `Docs/Evidence/MonitoringStudies.md`.
 ///
 /// The walker goes from x = 0 to x = 200 in legs of 5–15 m at 1.0–1.3 m/s, pausing after a leg
 /// with probability 0.2 for 2–6 s. Each beacon is heard 4 times per second (jittered) with

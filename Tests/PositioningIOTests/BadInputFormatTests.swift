@@ -4,7 +4,7 @@ import Testing
 
 @testable import PositioningIO
 
-/// The remaining rows of Docs/BadInput.md about file contents: truncated, binary and very long
+/// The remaining rows of Docs/Reference/BadInput.md about file contents: truncated, binary and very long
 /// input, and calibration JSON with duplicate keys, deep nesting and numbers out of range.
 @Suite("Bad input: file contents")
 struct BadInputFormatTests {

@@ -118,7 +118,7 @@ import Testing
             // Rejection helps. The targets (≤ 1.3 × clean, rejected in most fixes) are
             // NOT met: a beacon moved 6 m biases most fixes by less than the 2 dB noise of a
             // 4-sample mean, and where the bias is large the data are equally consistent with
-            // the phone standing next to the planned position (see Docs/Trilateration.md).
+            // the phone standing next to the planned position (see Docs/Evidence/TrilaterationStudies.md).
             #expect(moved.rmse < naive.rmse)
             #expect(moved.rmse <= 1.4 * clean.rmse)
         }

@@ -258,7 +258,7 @@ import Testing
     }
 
     /// 1,024 scans of 8 beacons. The spread of such fits over 20 seeds (an independent fit of
-    /// the same model, Scripts/fallback-study.py's): a 0.06, b 0.035, c 0.009, ψ 0.05 for the
+    /// the same model, Scripts/Research/fallback-study.py's): a 0.06, b 0.035, c 0.009, ψ 0.05 for the
     /// first model; for the second, whose ψ lies at its bound, ψ comes out 0.07 ± 0.09. The
     /// tolerances are four of those.
     @Test("the fit recovers the model the scans were drawn from, with and without a scan propensity")

@@ -1,4 +1,4 @@
-// "Using it in an app" (Docs/UsingInAnApp.md), compiled as the `inanapp` target so that every
+// "Using it in an app" (Docs/Guide/UsingInAnApp.md), compiled as the `inanapp` target so that every
 // snippet of that page builds with the package. Run: swift run inanapp
 // It checks what it shows and exits with status 1 when something does not hold.
 import Foundation

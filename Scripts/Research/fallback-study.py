@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The measurements behind the fallback estimate of fixes that one to three beacons cannot
-determine (Docs/Trilateration.md, "Fixes the readings cannot determine"). Truth is used only to
+determine (Docs/Reference/Trilateration.md, "Fixes the readings cannot determine"; the
+figures are in Docs/Evidence/TrilaterationStudies.md). Truth is used only to
 score; nothing here chooses a setting.
 
     fallback-study.py buckets FIXES.csv [DATA]
@@ -562,7 +563,7 @@ if __name__ == "__main__":
     elif len(sys.argv) >= 2 and sys.argv[1] == "simulate-determined":
         simulate_determined()
     elif len(sys.argv) >= 3 and sys.argv[1] in ("buckets", "uji", "determined", "detection", "determined-detection"):
-        data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+        data = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data")
         {"buckets": buckets, "uji": uji, "determined": determined, "detection": detection,
          "determined-detection": determined_detection}[sys.argv[1]](
             sys.argv[2], data)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Measures a radius widened by a Schmidt "consider" term whose per-beacon bias variance is
-estimated from the traffic itself (no truth), on the causal outputs of Scripts/accuracy.sh.
+estimated from the traffic itself (no truth), on the causal outputs of Scripts/Research/accuracy.sh.
 
 For every report: the epoch's per-beacon mean RSSI (the second before the report), its residual
 against the model at the reported position, less the epoch's weighted mean residual (the device
@@ -10,7 +10,7 @@ reports before this one). The report's radius becomes √(accuracy² + tr C) wit
 C = σ_b² F⁻¹ (Σ w_b² H_bᵀ H_b) F⁻¹, H_b = (∂h/∂x, ∂h/∂y, 1), w_b = N_b / σ², F = Σ w_b H_bᵀ H_b:
 how far per-beacon biases of that spread move a fix with the device offset estimated.
 The truth is used only to score honesty (error ≤ radius) before and after.
-  usage: Scripts/consider-radius.py ACCURACY_DIR [DATA_DIR]   (ACCURACY_DIR: Scripts/accuracy.sh's output)
+  usage: Scripts/Research/consider-radius.py ACCURACY_DIR [DATA_DIR]   (ACCURACY_DIR: Scripts/Research/accuracy.sh's output)
 """
 import csv, json, math, sys, bisect
 import numpy as np

@@ -10,10 +10,10 @@
 # Where the learning traffic had several devices, the location runs take the device-offset prior
 # their spread supports (as `locate --self-calibrate` does; the calibrate summary prints it);
 # then, with ROUNDS=1 (default: the stopping rule), the same rows round by round (--tolerance 0).
-#   usage: Scripts/self-calibration.sh [OUTPUT_DIR]      (default: .build/self-calibration)
+#   usage: Scripts/Research/self-calibration.sh [OUTPUT_DIR]      (default: .build/self-calibration)
 # Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out="${1:-.build/self-calibration}"
 data="${DATA:-../shared/data}"
 mkdir -p "$out"

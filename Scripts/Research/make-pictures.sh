@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Makes the pictures of Docs/Accuracy.md and the README (Docs/Images/): for each real data set,
+# Makes the pictures of Docs/Evidence/Accuracy.md and the README (Docs/Images/): for each real data set,
 # the causal track of `indoorpos locate` over the floor plan with its 1-sigma ellipses and the
 # true track (`indoorpos render`), for danis-office also the track written three seconds late
 # (`locate --lag 3`, the README's picture), and the error CDF of IndoorPositioning (causal and smoothed)
 # against the two reference pipelines (`indoorpos evaluate --cdf`); a PNG of the office picture
 # for the README (needs rsvg-convert, Debian package librsvg2-bin).
-#   usage: Scripts/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
+#   usage: Scripts/Research/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
 # Needs the shared data at ../shared/data (or DATA=...) and python3 with numpy and scipy for
 # the reference pipelines.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work="${1:-.build/pictures}"
 data="${DATA:-../shared/data}"
 images=Docs/Images

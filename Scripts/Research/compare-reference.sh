@@ -3,11 +3,11 @@
 # on the same simulated batches, in one session: samples per second and the ratios. Prints the
 # CPU model and the load (other work on the machine slows every row alike only roughly: run it
 # on a quiet machine, or read the CPU-second column).
-#   usage: Scripts/compare-reference.sh [SAMPLES_FOR_PYTHON] [SAMPLES_FOR_SWIFT] [OUTPUT_DIR]
+#   usage: Scripts/Research/compare-reference.sh [SAMPLES_FOR_PYTHON] [SAMPLES_FOR_SWIFT] [OUTPUT_DIR]
 #   (defaults 100000, 1000000 and .build/compare)
 # Needs python3 with numpy and scipy, GNU time (/usr/bin/time) and LAPACK/BLAS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 small="${1:-100000}" large="${2:-1000000}" out="${3:-.build/compare}"
 mkdir -p "$out"
 bash Scripts/ensure-lapack.sh

@@ -3,12 +3,12 @@
 # shared real sets, causal, at `--lag 3` and smoothed, with the plan's values, a survey
 # calibration and models learned from traffic (danis-office and uji-geo: `--self-calibrate`;
 # kolakowski-flat: `calibrate --from-traffic` on its survey walk, then the robot drive located):
-# the rows of Docs/Tracking.md, "The radius and the models' misfit". One Markdown row per run.
-#   usage: Scripts/honesty.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/honesty)
+# the rows of Docs/Evidence/TrackingStudies.md, "The radius and the models' misfit". One Markdown row per run.
+#   usage: Scripts/Research/honesty.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/honesty)
 # BIN=… names the indoorpos binary (default: this checkout's release build); DATA=… the shared
 # data (default ../shared/data). The truth files only score (Scripts/reference/evaluate.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out="${1:-.build/honesty}"
 shift || true
 data="${DATA:-../shared/data}"

@@ -42,12 +42,13 @@ import sys
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "reference"))
+HERE = os.path.dirname(os.path.abspath(__file__))  # Scripts/Research
+SCRIPTS = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SCRIPTS, "reference"))
 
 import evaluate  # noqa: E402  (Scripts/reference/evaluate.py)
 
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
 UUID = "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5"
 RECEIVER_Z = 1.2
 
@@ -293,7 +294,7 @@ def score(fixes, truth):
 def binary():
     if os.environ.get("BIN"):
         return os.environ["BIN"]
-    return subprocess.run(["bash", os.path.join(HERE, "release-bin.sh")], check=True,
+    return subprocess.run(["bash", os.path.join(SCRIPTS, "release-bin.sh")], check=True,
                           capture_output=True, text=True).stdout.strip()
 
 
@@ -318,7 +319,7 @@ def main():
         _, count = generate(name, seed, directory)
         plan, rssi, truth_csv = (os.path.join(directory, f) for f in ("plan.json", "rssi.csv", "truth.csv"))
         centroid = os.path.join(directory, "centroid.csv")
-        subprocess.run([sys.executable, os.path.join(HERE, "reference", "pipelines.py"), "--plan", plan,
+        subprocess.run([sys.executable, os.path.join(SCRIPTS, "reference", "pipelines.py"), "--plan", plan,
                         "--rssi", rssi, "--pipeline", "centroid", "--output", centroid], check=True,
                        stderr=subprocess.DEVNULL)
         rows = {}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the IndoorPositioning rows of Docs/Accuracy.md on both real data sets:
+# Reproduces the IndoorPositioning rows of Docs/Evidence/Accuracy.md on both real data sets:
 # - "plan defaults": `indoorpos locate` with only the plan (no calibration: the first try of a
 #   new user), causal and smoothed (--smooth);
 # - "calibrated": with a per-beacon calibration made by `indoorpos calibrate` from the set's
@@ -10,13 +10,13 @@
 #   beacons per 1-s window, weights in linear power, no model values, no filter): the peer to beat;
 # - uji-geo (single scans, no survey): the centroid and the plan-values runs only.
 # Scores with Scripts/reference/evaluate.py and prints Markdown table rows, then per set the
-# steadiness of each run (Scripts/steadiness.py: median fix-to-fix step against the true step
+# steadiness of each run (Scripts/Research/steadiness.py: median fix-to-fix step against the true step
 # over the same second, and the drawn path's length over the true path's).
-#   usage: Scripts/accuracy.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/accuracy)
+#   usage: Scripts/Research/accuracy.sh [OUTPUT_DIR] [extra locate options…]   (default: .build/accuracy)
 # Needs python3 with numpy (evaluate.py) and the shared data at ../shared/data (or DATA=…);
 # BIN=… names the indoorpos binary to measure (default: a release build of this checkout).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out="${1:-.build/accuracy}"
 shift || true
 data="${DATA:-../shared/data}"
@@ -58,7 +58,7 @@ for set in danis-office kolakowski-flat uji-geo; do
                 label="IndoorPositioning, $models, $mode"
                 [ "$offset" = fixed ] && label="$label, offset held at 0 dB"
                 python3 Scripts/reference/evaluate.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null
-                steadiness+="$(python3 Scripts/steadiness.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null || true)"$'\n'
+                steadiness+="$(python3 Scripts/Research/steadiness.py "$fixes" "$data/$set/$truth" --markdown "$label" 2>/dev/null || true)"$'\n'
             done
         done
     done

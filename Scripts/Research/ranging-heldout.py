@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Held-out check of path-loss calibrations on walked or driven tracks (Docs/Ranging.md §3).
+"""Held-out check of path-loss calibrations on walked or driven tracks (Docs/Evidence/RangingStudies.md).
 
-Usage: python3 Scripts/ranging-heldout.py DATA_DIR PREFIX PLAIN.json ROBUST.json
+Usage: python3 Scripts/Research/ranging-heldout.py DATA_DIR PREFIX PLAIN.json ROBUST.json
   DATA_DIR     ../shared/data/danis-office (PREFIX tracks) or ../shared/data/kolakowski-flat (PREFIX robot)
   PLAIN.json   indoorpos calibrate --samples DATA_DIR/calibration.csv --output PLAIN.json
   ROBUST.json  the same with --robust
