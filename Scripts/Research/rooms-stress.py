@@ -3,7 +3,7 @@
 plan and without them, and scored on position (RMSE, honesty), on zones (Scripts/reference/
 zones.py) and on steps through walls.
 
-    rooms-stress.py [OUTPUT_DIR] [--seed N]
+    Scripts/Research/rooms-stress.py [OUTPUT_DIR] [--seed N]
 
 BIN=path/to/indoorpos picks the binary (default: the release build, built if missing).
 
@@ -29,8 +29,9 @@ from collections import deque
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "reference"))
+HERE = os.path.dirname(os.path.abspath(__file__))  # Scripts/Research
+SCRIPTS = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SCRIPTS, "reference"))
 
 import evaluate  # noqa: E402
 import zones as zone_figures  # noqa: E402
@@ -208,7 +209,7 @@ def steps_through_walls(fixes):
 def binary():
     if os.environ.get("BIN"):
         return os.environ["BIN"]
-    return subprocess.run(["bash", os.path.join(HERE, "release-bin.sh")], check=True,
+    return subprocess.run(["bash", os.path.join(SCRIPTS, "release-bin.sh")], check=True,
                           capture_output=True, text=True).stdout.strip()
 
 
