@@ -566,16 +566,13 @@ struct DeviceTrack: Sendable {
             }
             if configuration.lag == 0 { covariance.add(consider) }
         }
-        reports.append(
-            PositionReport(
-                timestamp: end, device: device, position: position, level: level,
-                covariance: covariance, velocity: estimate.velocity,
-                zone: zones.zone(time: end, position: estimate.position, covariance: covariance, floor: floor),
-                source: .tracked,
-                beaconCount: observations.count, deviceOffset: current.deviceOffset))
-        if current.members[0].configuration.motionModes != nil {
-            reports[reports.count - 1].motion = current.modeProbabilities
-        }
+        var report = PositionReport(
+            timestamp: end, device: device, position: position, level: level,
+            covariance: covariance, velocity: estimate.velocity, zone: nil, source: .tracked,
+            beaconCount: observations.count, deviceOffset: current.deviceOffset)
+        zones.decide(&report, position: estimate.position, floor: floor)
+        if current.members[0].configuration.motionModes != nil { report.motion = current.modeProbabilities }
+        reports.append(report)
     }
 
     /// Keeps what outlives a tracker that is replaced: its recorded history (for the smoother)
@@ -733,12 +730,13 @@ struct DeviceTrack: Sendable {
             covariance.xy = alone.covarianceXY
             covariance.yy = alone.covarianceYY
         }
-        return PositionReport(
+        var report = PositionReport(
             timestamp: time, device: device, position: fix.position, level: floor.level,
-            covariance: covariance,
-            zone: zones.zone(time: time, position: fix.position.planar, covariance: covariance, floor: floor),
+            covariance: covariance, zone: nil,
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
+        zones.decide(&report, position: fix.position.planar, floor: floor)
+        return report
     }
 }
 
@@ -814,14 +812,12 @@ extension DeviceTrack {
                 if let previous = try? tracker.estimate(at: start), capped(previous) {
                     predicting = false
                 } else {
-                    let predicted = PositionReport(
+                    var predicted = PositionReport(
                         timestamp: end, device: device,
                         position: context.geometry.position(estimate.position, onLevel: level),
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
-                        zone: zones.zone(
-                            time: end, position: estimate.position, covariance: estimate.horizontalCovariance,
-                            floor: floor),
-                        source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
+                        zone: nil, source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
+                    zones.decide(&predicted, position: estimate.position, floor: floor)
                     if context.configuration.lag > 0 { held.append(predicted) } else { reports.append(predicted) }
 
                     predicting = !capped(estimate)
@@ -905,9 +901,7 @@ extension DeviceTrack {
                 addConsidered(to: &report, keep: context.configuration.recordsHistory)
             }
             if let floor = context.beacons.floors[report.level] {
-                report.zone = lagZones.zone(
-                    time: report.timestamp, position: report.position.planar, covariance: report.covariance,
-                    floor: floor)
+                lagZones.decide(&report, position: report.position.planar, floor: floor)
             }
             reports.append(report)
         }

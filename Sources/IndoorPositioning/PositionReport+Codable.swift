@@ -8,7 +8,8 @@ import LinearAlgebra
 /// beyond ``accuracyLimit``, a non-finite time or position, a negative beacon count.
 extension PositionReport: Codable {
     private enum CodingKeys: String, CodingKey {
-        case timestamp, device, position, level, accuracy, covariance, ellipse, velocity, speed, zone, source
+        case timestamp, device, position, level, accuracy, covariance, ellipse, velocity, speed, zone, zoneProbability
+        case source
         case beaconCount, deviceOffset, motion
     }
 
@@ -65,6 +66,13 @@ extension PositionReport: Codable {
             beaconCount: beaconCount,
             deviceOffset: try c.decodeIfPresent(Double.self, forKey: .deviceOffset))
         motion = try c.decodeIfPresent(ModeProbabilities.self, forKey: .motion)
+        if let p = try c.decodeIfPresent(Double.self, forKey: .zoneProbability) {
+            guard p >= 0, p <= 1 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .zoneProbability, in: c, debugDescription: "expected a probability from 0 to 1, got \(p)")
+            }
+            zoneProbability = p
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,6 +87,7 @@ extension PositionReport: Codable {
         try c.encodeIfPresent(velocity, forKey: .velocity)
         try c.encodeIfPresent(speed, forKey: .speed)
         try c.encodeIfPresent(zone, forKey: .zone)
+        try c.encodeIfPresent(zoneProbability, forKey: .zoneProbability)
         try c.encode(source, forKey: .source)
         try c.encode(beaconCount, forKey: .beaconCount)
         try c.encodeIfPresent(deviceOffset, forKey: .deviceOffset)

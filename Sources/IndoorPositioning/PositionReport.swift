@@ -41,8 +41,12 @@ public struct PositionReport: Sendable, Hashable {
     /// report (``Source/tracked``, ``Source/smoothed``, ``Source/predicted``); nil for a
     /// snapshot fix or a fallback, which know no motion.
     public var velocity: Point2D?
-    /// The zone of the floor containing the position, if any.
+    /// The zone the phone is in, by the engine's zone rule (`ZonePresence`: one zone of the
+    /// floor or none, from the position's probability mass over each zone), nil for none.
     public var zone: String?
+    /// The probability of ``zone`` (of being in no zone, when it is nil), 0–1; nil when the
+    /// floor has no zones.
+    public var zoneProbability: Double?
     /// How the report was produced.
     public var source: Source
     /// Beacons whose samples contributed in this epoch (0 for a prediction).

@@ -70,15 +70,28 @@ extension TrafficCalibration {
                 smooth: configuration.tracking == .kalman)
         }
 
-        /// The walls between beacon `slot` and `receiver`: the loss of those the plan gives, dB,
-        /// and how many of those whose loss is learned.
-        func walls(slot: Int, receiver: Point3D) -> (given: Double, count: Int) {
+        /// The walls between beacon `slot` and a receiver at `receiver` with horizontal covariance
+        /// (`xx`, `xy`, `yy`, m²): the expected loss of those the plan gives, dB, and the
+        /// expected number of those whose loss is learned, over the receiver's Gaussian (a 3 × 3
+        /// Gauss–Hermite rule in the covariance's Cholesky frame). Expected rather than counted
+        /// at the mean: a position on the wrong side of a wall would otherwise pull the learned
+        /// loss towards zero (regression dilution).
+        func walls(slot: Int, receiver: Point3D, xx: Double, xy: Double, yy: Double) -> (given: Double, count: Double) {
             guard let floor = walls[levels[slot]] else { return (0, 0) }
             let b = calibrator.beacons[slot].position
-            return (
-                floor.given.loss(b.x, b.y, receiver.x, receiver.y),
-                floor.learned.crossings(b.x, b.y, receiver.x, receiver.y)
-            )
+            let l00 = max(xx, 1e-9).squareRoot(), l10 = xy / l00
+            let l11 = max(yy - l10 * l10, 1e-9).squareRoot()
+            let nodes = [-(3.0).squareRoot(), 0, (3.0).squareRoot()], weights = [1.0 / 6, 2.0 / 3, 1.0 / 6]
+            var given = 0.0, count = 0.0
+            for i in 0..<3 {
+                for j in 0..<3 {
+                    let x = receiver.x + l00 * nodes[i], y = receiver.y + l10 * nodes[i] + l11 * nodes[j]
+                    let w = weights[i] * weights[j]
+                    given += w * floor.given.loss(b.x, b.y, x, y)
+                    count += w * Double(floor.learned.crossings(b.x, b.y, x, y))
+                }
+            }
+            return (given, count)
         }
 
         /// `samples` paired with the positions of `reports`.
@@ -115,8 +128,8 @@ extension TrafficCalibration {
                         xx: pair.xx, xy: pair.xy, yy: pair.yy)
                     let offset =
                         effects.offsets.indices.contains(Int(pair.device)) ? effects.offsets[Int(pair.device)] : 0
-                    let wall = walls(slot: slot, receiver: pair.receiver)
-                    let loss = wall.given + Double(wall.count) * (configuration.wallAttenuation ?? 0)
+                    let wall = walls(slot: slot, receiver: pair.receiver, xx: pair.xx, xy: pair.xy, yy: pair.yy)
+                    let loss = wall.given + wall.count * (configuration.wallAttenuation ?? 0)
                     let u = abs(pair.rssi + loss - offset - expected) / variance.squareRoot()
                     let rho = u <= threshold ? 0.5 * u * u : threshold * u - 0.5 * threshold * threshold
                     total += -0.5 * Foundation.log(2 * Double.pi * variance) - rho

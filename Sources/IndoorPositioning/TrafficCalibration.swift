@@ -226,14 +226,18 @@ public struct TrafficCalibration: Sendable {
             calibrator.setModels(Dictionary(uniqueKeysWithValues: zip(site.identities, before)))
             // The walls between each pair's beacon and receiver (none without walls).
             let walls =
-                site.walls.isEmpty ? [] : paired.pairs.map { site.walls(slot: Int($0.slot), receiver: $0.receiver) }
+                site.walls.isEmpty
+                ? []
+                : paired.pairs.map {
+                    site.walls(slot: Int($0.slot), receiver: $0.receiver, xx: $0.xx, xy: $0.xy, yy: $0.yy)
+                }
             // Iteratively reweighted passes; the devices' offsets (and the walls' loss) are
             // re-estimated between them.
             for _ in 0..<settings.passes {
                 calibrator.clearStatistics()
                 let loss = site.configuration.wallAttenuation ?? 0
                 for (i, pair) in paired.pairs.enumerated() {
-                    let rssi = walls.isEmpty ? pair.rssi : pair.rssi + walls[i].given + Double(walls[i].count) * loss
+                    let rssi = walls.isEmpty ? pair.rssi : pair.rssi + walls[i].given + walls[i].count * loss
                     calibrator.observe(
                         slot: Int(pair.slot), rssi: rssi, receiver: pair.receiver,
                         xx: pair.xx, xy: pair.xy, yy: pair.yy,
@@ -298,14 +302,14 @@ public struct TrafficCalibration: Sendable {
     /// out (k walls of unknown loss between beacon and receiver, weight w = 1 / its variance).
     /// `loss` itself when no pair has a wall between.
     static func wallLoss(
-        _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Int)], loss: Double,
+        _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Double)], loss: Double,
         calibrator: SiteCalibrator, effects: DeviceEffects
     ) -> Double {
         let models = calibrator.estimates.map(\.model)
         var numerator = 0.0, denominator = 0.0
         for (i, pair) in pairs.enumerated() where walls[i].count > 0 {
             let slot = Int(pair.slot)
-            let k = Double(walls[i].count)
+            let k = walls[i].count
             let (_, expected, variance) = calibrator.prediction(
                 slot: slot, model: models[slot], receiver: pair.receiver, xx: pair.xx, xy: pair.xy, yy: pair.yy)
             let r = pair.rssi + walls[i].given + k * loss - effects.offsets[Int(pair.device)] - expected

@@ -3,10 +3,19 @@ import LinearAlgebra
 import Monitoring
 
 extension ZonePresence {
-    /// The zone of a report at `time` (seconds) at `position` (metres) with horizontal
-    /// `covariance` (m²) on `floor`; nil: in no zone. The engine's zone rule for every report.
-    mutating func zone(time: Double, position: Point2D, covariance: PositionCovariance, floor: Floor) -> String? {
-        update(time: time, position: position, xx: covariance.xx, xy: covariance.xy, yy: covariance.yy, floor: floor)
-            .zone
+    /// Sets `report`'s zone (nil: in no zone) and its probability from the report's time
+    /// (seconds), covariance (m²) and `position` (metres: its own, or the estimate's before
+    /// it was put on the floor) on `floor`: the engine's zone rule for every report. A floor
+    /// without zones leaves both nil.
+    mutating func decide(_ report: inout PositionReport, position: Point2D, floor: Floor) {
+        guard !floor.zones.isEmpty else {
+            report.zone = nil
+            report.zoneProbability = nil
+            return
+        }
+        let c = report.covariance
+        let decision = update(time: report.timestamp, position: position, xx: c.xx, xy: c.xy, yy: c.yy, floor: floor)
+        report.zone = decision.zone
+        report.zoneProbability = decision.probability
     }
 }

@@ -14,12 +14,13 @@ import Foundation
 /// phone stays where it was with probability e^{−dt/τ} and is otherwise anywhere (uniform), with
 /// τ = ``dwellTime``; each position's masses (plus ``floorMass``, so that no state is ever ruled
 /// out by one position), raised to the power min(dt / ``evidenceTime``, 1) because consecutive
-/// tracked positions share most of their error, weigh the predicted probabilities (Bayes' rule;
+/// tracked positions share part of their error, weigh the predicted probabilities (Bayes' rule;
 /// Rabiner, Proc. IEEE 77(2), 1989, the forward pass).
 ///
 /// **Decision.** The zone reported changes only when another state's probability reaches
-/// ``switchProbability``; until then the zone held is kept. So a position wavering at a boundary
-/// does not flap, and two zones are never reported at once.
+/// ``switchProbability``; until then the zone held is kept; and the state just left is not taken
+/// back within ``dwellTime`` of leaving it. So a position wavering at a boundary does not flap,
+/// and two zones are never reported at once.
 public struct ZonePresence: Sendable, Hashable {
     /// τ, seconds: how long the belief in a zone lasts without evidence. Default 5 s (the
     /// engine's shadowing correlation time: readings further apart are mostly new evidence).
@@ -28,10 +29,12 @@ public struct ZonePresence: Sendable, Hashable {
     public var switchProbability: Double
     /// Added to every state's mass before weighing: no position rules a state out. 0.01.
     public static let floorMass = 0.01
-    /// Seconds over which consecutive positions' errors stay alike (the tracker's shadowing
-    /// correlation time, 5 s): a position dt seconds after the last counts as the fraction
-    /// min(dt / 5 s, 1) of an independent one (its masses are raised to that power).
-    public static let evidenceTime = 5.0
+    /// Seconds over which consecutive positions count as one: a position dt seconds after the
+    /// last counts as the fraction min(dt / 2 s, 1) of an independent one (its masses are raised
+    /// to that power). 5 s (the shadowing's correlation time) put the zone 6–7 s behind the
+    /// position on the simulated store; 0 (each position in full) flapped on the bundled sample
+    /// (Docs/Evidence/MonitoringStudies.md, "Zone presence").
+    public static let evidenceTime = 2.0
 
     private var level: Int?
     private var time: Double?
@@ -40,6 +43,9 @@ public struct ZonePresence: Sendable, Hashable {
     private var masses: [Double] = []
     /// The state reported (an index into ``probabilities``).
     private var held: Int?
+    /// The state left at the last change, and when (seconds).
+    private var leftState: Int?
+    private var leftTime = -Double.infinity
 
     /// A zone estimate with the given settings.
     public init(dwellTime: Double = 5, switchProbability: Double = 0.6) {
@@ -88,6 +94,7 @@ public struct ZonePresence: Sendable, Hashable {
             level = floor.level
             probabilities = Array(repeating: 1 / Double(count), count: count)
             held = nil
+            leftState = nil
         }
         var weight = 1.0
         if let last = self.time, time > last, level == floor.level {
@@ -104,7 +111,14 @@ public struct ZonePresence: Sendable, Hashable {
         for k in probabilities.indices { probabilities[k] /= total }
         var best = 0
         for k in probabilities.indices where probabilities[k] > probabilities[best] { best = k }
-        if held == nil || (best != held && probabilities[best] >= switchProbability) { held = best }
+        let justLeft = leftState == best && time - leftTime < dwellTime
+        if held == nil {
+            held = best
+        } else if let current = held, best != current, probabilities[best] >= switchProbability, !justLeft {
+            leftState = current
+            leftTime = time
+            held = best
+        }
         let state = held ?? best
         return (state < floor.zones.count ? floor.zones[state].id : nil, probabilities[state])
     }

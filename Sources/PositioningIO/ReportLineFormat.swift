@@ -9,6 +9,8 @@ struct ReportLineFormat: Sendable {
     let includeDeviceOffset: Bool
     let includeCovariance: Bool
     let includeMotion: Bool
+    /// Whether the plan has zones: the last column (or JSON member) is `zone_probability`.
+    let includeZoneProbability: Bool
 
     /// One report's line in CSV or JSON Lines, with its line end (nothing for GeoJSON, whose
     /// features ``ReportWriter`` writes itself).
@@ -53,6 +55,10 @@ struct ReportLineFormat: Sendable {
                     line.append(byte: UInt8(ascii: ","))
                     if let motion = report.motion { line.append(fixed: motion[mode], digits: 3) }
                 }
+            }
+            if includeZoneProbability {
+                line.append(byte: UInt8(ascii: ","))
+                if let p = report.zoneProbability { line.append(fixed: p, digits: 3) }
             }
             line.append(byte: UInt8(ascii: "\n"))
         case .jsonl:
@@ -108,6 +114,10 @@ struct ReportLineFormat: Sendable {
                     line.append("null")
                 }
             }
+        }
+        if includeZoneProbability {
+            line.append(",\"zone_probability\":")
+            if let p = report.zoneProbability { line.append(fixed: p, digits: 3) } else { line.append("null") }
         }
         line.append("}")
     }

@@ -16,7 +16,9 @@ public final class ReportWriter {
     /// `beacons`, `includeDeviceOffset` a `device_offset` column (dB, empty where none applies),
     /// `includeMotion` the tracker's motion-mode probabilities as last columns `p_standing`,
     /// `p_strolling`, `p_walking` (empty where the report is not tracked).
-    /// `plan` is needed for ``ReportFormat/geojson``: its georeference and floor outlines.
+    /// `plan` is needed for ``ReportFormat/geojson``: its georeference and floor outlines; a plan
+    /// with zones adds the last column `zone_probability` (the probability of the zone reported,
+    /// or of none; empty where the floor has no zones).
     /// - Throws: ``GeoJSONError/noGeoreference(plan:)`` for GeoJSON without a georeferenced plan.
     public init(
         output: OutputFile, format: ReportFormat, includeDevice: Bool, includeDeviceOffset: Bool = false,
@@ -26,7 +28,8 @@ public final class ReportWriter {
         self.format = format
         lineFormat = ReportLineFormat(
             format: format, includeDevice: includeDevice, includeDeviceOffset: includeDeviceOffset,
-            includeCovariance: includeCovariance, includeMotion: includeMotion)
+            includeCovariance: includeCovariance, includeMotion: includeMotion,
+            includeZoneProbability: plan?.floors.contains { !$0.zones.isEmpty } ?? false)
         self.plan = plan
         if format == .geojson {
             guard let plan else { throw .noGeoreference(plan: "") }
@@ -53,6 +56,7 @@ public final class ReportWriter {
             if lineFormat.includeCovariance { header += ",var_x,var_y,cov_xy" }
             if lineFormat.includeDeviceOffset { header += ",device_offset" }
             if lineFormat.includeMotion { header += ",p_standing,p_strolling,p_walking" }
+            if lineFormat.includeZoneProbability { header += ",zone_probability" }
             output.write(header + "\n")
         case .jsonl:
             break

@@ -183,7 +183,8 @@ struct MonitorCommand: ParsableCommand {
                 includeDevice: reader.hasDevices,
                 includeBeaconColumns: file.regions.contains { $0.condition.isBeaconCondition })
             let located = try positions.map {
-                try ReportWriter(output: try OutputFile(path: $0), format: .csv, includeDevice: reader.hasDevices)
+                try ReportWriter(
+                    output: try OutputFile(path: $0), format: .csv, includeDevice: reader.hasDevices, plan: floorPlan)
             }
             var flagged = 0
             // The events of the device just finished, in date order.

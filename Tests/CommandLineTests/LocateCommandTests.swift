@@ -30,7 +30,13 @@ struct LocateCommandTests {
         ])
         #expect(result.status == 0)
         let rows = Self.rows(result.stdout)
-        #expect(rows[0] == ["timestamp", "x", "y", "floor", "accuracy", "device", "z", "zone", "source", "beacons"])
+        // The plan has zones: the zone's probability is the last column.
+        #expect(
+            rows[0] == [
+                "timestamp", "x", "y", "floor", "accuracy", "device", "z", "zone", "source", "beacons",
+                "zone_probability"
+            ])
+        #expect(rows.dropFirst().allSatisfy { Double($0[10]).map { (0...1).contains($0) } ?? false })
         #expect(rows.count > 150)
         #expect(Set(rows.dropFirst().map { $0[5] }) == ["rectangular_with_rotation", "straight_01", "straight_04"])
         for row in rows.dropFirst() {

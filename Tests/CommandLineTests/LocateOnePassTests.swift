@@ -91,7 +91,9 @@ struct LocateOnePassTests {
             plan: FloorPlan.load(path: LocateCommandTests.plan),
             configuration: .init(reorderDelay: stepBack + 0.05))
         let expectedPath = directory.appendingPathComponent("expected.csv").path
-        let writer = try ReportWriter(output: try OutputFile(path: expectedPath), format: .csv, includeDevice: true)
+        let writer = try ReportWriter(
+            output: try OutputFile(path: expectedPath), format: .csv, includeDevice: true,
+            plan: FloorPlan.load(path: LocateCommandTests.plan))
         for sample in samples {
             engine.push(sample)
             engine.pull().forEach(writer.write)

@@ -172,7 +172,7 @@ struct CovarianceColumnTests {
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         let lines = text.split(separator: "\n")
         let header = lines[0].split(separator: ",").map(String.init)
-        #expect(header.suffix(4) == ["beacons", "var_x", "var_y", "cov_xy"])
+        #expect(header.suffix(5) == ["beacons", "var_x", "var_y", "cov_xy", "zone_probability"])
         let column = { (name: String) in header.firstIndex(of: name) ?? 0 }
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rows.count > 100)
