@@ -82,7 +82,7 @@ public struct PlanConfiguration: Sendable, Hashable {
         self.tracker.receiverHeight = receiverHeight
         self.tracker.outline = outline
         // Steps are held behind the walls only when asked: a single-hypothesis tracker held on
-        // the wrong side of a wall stays in the wrong room (Docs/Tracking.md, "Walls").
+        // the wrong side of a wall stays in the wrong room (Docs/Reference/Tracking.md, "Walls").
         self.tracker.walls = stopsAtWalls && !walls.isEmpty ? walls : nil
     }
 

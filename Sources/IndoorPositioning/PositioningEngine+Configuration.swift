@@ -141,8 +141,8 @@ extension PositioningEngine {
         /// stops short of it and slides along it; a door, a gap between walls, lets it through).
         /// Default false: the tracker keeps one hypothesis, and one held on the wrong side of a
         /// wall stays in the wrong room until a restart. Measured on the simulated store of
-        /// `Scripts/rooms-stress.py` (seed 1, learned models): 2.97 m RMSE without, 4.20 m with
-        /// (Docs/Tracking.md, "Walls").
+        /// `Scripts/Research/rooms-stress.py` (seed 1, learned models): 3.25 m RMSE without, 4.76 m with
+        /// (Docs/Reference/Tracking.md, "Walls").
         public var stopsAtWalls = false
 
         /// Whether the engine learns the detection curve of its fallbacks from its own traffic as

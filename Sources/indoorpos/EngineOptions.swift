@@ -80,7 +80,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Hold every tracked step on its side of the plan's walls (through doors only). It costs accuracy where the track is in the wrong room, since it stays there (simulated store, Scripts/rooms-stress.py, learned models: RMSE 2.97 -> 4.20 m; see Docs/Tracking.md)."
+            "Hold every tracked step on its side of the plan's walls (through doors only). It costs accuracy where the track is in the wrong room, since it stays there (simulated store, Scripts/Research/rooms-stress.py, learned models: RMSE 3.25 -> 4.76 m; see Docs/Reference/Tracking.md, Walls)."
     )
     var stopAtWalls = false
 
