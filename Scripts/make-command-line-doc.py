@@ -23,10 +23,13 @@ def sections(text):
     of the overview's first paragraph."""
     found, name = {}, None
     for line in text.splitlines():
-        m = re.match(r"^([A-Z]+):\s?(.*)$", line)
+        # Option groups ("PATH-LOSS MODELS (AS FOR 'LOCATE'):") are options too.
+        m = re.match(r"^([A-Z][A-Z0-9 ()'-]*):\s?(.*)$", line)
         if m:
-            name = m.group(1)
-            found[name] = [m.group(2)] if m.group(2) else []
+            name = m.group(1) if m.group(1) in ("OVERVIEW", "USAGE", "SUBCOMMANDS") else "OPTIONS"
+            found.setdefault(name, [])
+            if m.group(2):
+                found[name].append(m.group(2))
         elif name:
             found[name].append(line)
     return found
@@ -42,7 +45,8 @@ def options(lines):
     """(names, help) per option, the wrapped help lines joined."""
     result = []
     for line in lines:
-        m = re.match(r"^  (-\S.*?)(?:\s{2,}(.*))?$", line)
+        # The names (and the value's placeholder), then the help after at least one space.
+        m = re.match(r"^  (--?[\w-]+(?:, --?[\w-]+)*(?: <[^>]+>)?)(?:\s+(.*))?$", line)
         if m:
             result.append([m.group(1).strip(), m.group(2) or ""])
         elif result and line.strip():

@@ -21,8 +21,8 @@ public struct PlanConfiguration: Sendable, Hashable {
     /// The outline positions are kept inside, if the floor has one and the constraint is on.
     public let outline: Polygon?
     /// The floor's walls: their losses enter every beacon's expected RSSI (the multi-wall
-    /// model, ``FloorWalls``), and tracked steps do not cross them. A wall without an
-    /// attenuation takes ``PlanDefaults/standardWallAttenuation`` here (``PositioningEngine``
+    /// model, `FloorWalls`), and tracked steps do not cross them. A wall without an
+    /// attenuation takes `PlanDefaults.standardWallAttenuation` here (``PositioningEngine``
     /// fills in the plan's default first).
     public let walls: FloorWalls
     /// The solver's settings: `base` with a planar dimension at the plan's receiver height,

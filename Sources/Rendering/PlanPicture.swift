@@ -90,7 +90,9 @@ public struct PlanPicture: Sendable {
 
         // The shown rectangle: everything on the floor, plus a margin.
         var xs: [Double] = [], ys: [Double] = []
-        for vertex in (floor.outline?.vertices ?? []) + floor.zones.flatMap(\.polygon.vertices) {
+        for vertex in (floor.outline?.vertices ?? []) + floor.zones.flatMap(\.polygon.vertices)
+            + floor.walls.flatMap({ [$0.from, $0.to] })
+        {
             xs.append(vertex.x)
             ys.append(vertex.y)
         }
@@ -275,8 +277,8 @@ public struct PlanPicture: Sendable {
         return last.y - legendTop + Self.legendRowHeight
     }
 
-    /// The static layers (everything but the tracks): background, title, outline, zones, beacons,
-    /// scale bar and legend.
+    /// The static layers (everything but the tracks): background, title, outline, zones, walls
+    /// (thick lines; the gaps between them are doors), beacons, scale bar and legend.
     func drawPlan(into svg: inout SVGDocument) {
         let (width, _) = size
         svg.rect(0, 0, svg.width, svg.height, [("fill", "white")])
@@ -290,6 +292,13 @@ public struct PlanPicture: Sendable {
             svg.path(
                 zone.polygon.vertices.map(projection.pixel), closed: true,
                 [("fill", Palette.zone), ("fill-opacity", "0.25"), ("stroke", Palette.zone), ("stroke-width", "1")])
+        }
+        for wall in floor.walls {
+            let (x1, y1) = projection.pixel(wall.from.x, wall.from.y)
+            let (x2, y2) = projection.pixel(wall.to.x, wall.to.y)
+            svg.line(
+                x1, y1, x2, y2,
+                [("stroke", Palette.outline), ("stroke-width", "4"), ("stroke-linecap", "butt"), ("data-wall", "")])
         }
         for beacon in floor.beacons {
             let (x, y) = projection.pixel(beacon.position.x, beacon.position.y)

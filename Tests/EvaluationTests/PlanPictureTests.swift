@@ -141,6 +141,24 @@ struct PlanPictureTests {
         #expect(circle.rx == circle.ry && abs(circle.rx - 2 * picture.projection.scale) < 1e-9)
     }
 
+    @Test("a plan's walls are drawn as lines, one per wall, inside the picture")
+    func walls() throws {
+        let floor = Floor(
+            level: 0,
+            outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 20, y: 0), Point2D(x: 20, y: 10), Point2D(x: 0, y: 10)]),
+            walls: [
+                Wall(from: Point2D(x: 10, y: 0), to: Point2D(x: 10, y: 4)),
+                Wall(from: Point2D(x: 10, y: 6), to: Point2D(x: 10, y: 10), attenuation: 8)
+            ])
+        let picture = try PlanPicture(plan: FloorPlan(name: "walls", floors: [floor]))
+        let svg = try #require(SVGElements.parse(picture.svg()))
+        let lines = svg.elements.filter { $0.name == "line" && $0.attributes["data-wall"] != nil }
+        #expect(lines.count == 2)
+        for line in lines {
+            for key in ["x1", "x2"] { #expect(Double(line.attributes[key] ?? "") ?? -1 > 0) }
+        }
+    }
+
     @Test("bad choices: a level or a device that does not exist")
     func badChoices() throws {
         let plan = try FloorPlan.load(path: Self.examples.appendingPathComponent("office-plan.json").path)
