@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(SCRIPTS, "reference"))
 
 import evaluate  # noqa: E402
 import zones as zone_figures  # noqa: E402
+import simulated_files  # noqa: E402
 
 UUID = "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5"
 RECEIVER_Z = 1.2
@@ -180,16 +181,7 @@ def write(directory, beacons, samples, truth):
     floor["walls"] = [{"from": list(a), "to": list(b)} for a, b in WALLS]
     with open(os.path.join(directory, "plan-walls.json"), "w") as f:
         json.dump(plan, f, indent=1)
-    with open(os.path.join(directory, "rssi.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["timestamp", "device", "uuid", "major", "minor", "rssi"])
-        for t, device, minor, rssi in samples:
-            w.writerow([f"{t:.3f}", device, UUID, 1, minor, rssi])
-    with open(os.path.join(directory, "truth.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["timestamp", "device", "x", "y", "floor"])
-        for t, device, x, y in truth:
-            w.writerow([f"{t:.3f}", device, f"{x:.3f}", f"{y:.3f}", 0])
+    simulated_files.write_samples_and_truth(directory, UUID, samples, truth)
 
 
 def steps_through_walls(fixes):

@@ -33,7 +33,6 @@ chooses a setting of the library.
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import os
@@ -47,6 +46,7 @@ SCRIPTS = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(SCRIPTS, "reference"))
 
 import evaluate  # noqa: E402  (Scripts/reference/evaluate.py)
+import simulated_files  # noqa: E402
 
 ROOT = os.path.dirname(SCRIPTS)
 UUID = "5A4BCFCE-174E-4BAC-A814-092E77F6B7E5"
@@ -261,16 +261,7 @@ def write_site(directory, site, samples, truth):
                          "z": b["z"]} for j, b in enumerate(site.beacons)]}]}
     with open(os.path.join(directory, "plan.json"), "w") as f:
         json.dump(plan, f, indent=1)
-    with open(os.path.join(directory, "rssi.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["timestamp", "device", "uuid", "major", "minor", "rssi"])
-        for t, device, minor, rssi in samples:
-            w.writerow([f"{t:.3f}", device, UUID, 1, minor, rssi])
-    with open(os.path.join(directory, "truth.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["timestamp", "device", "x", "y", "floor"])
-        for t, device, x, y in truth:
-            w.writerow([f"{t:.3f}", device, f"{x:.3f}", f"{y:.3f}", 0])
+    simulated_files.write_samples_and_truth(directory, UUID, samples, truth)
 
 
 def generate(name, seed, directory):
