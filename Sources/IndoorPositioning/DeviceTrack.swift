@@ -270,8 +270,8 @@ struct DeviceTrack: Sendable {
         // The fix sees the readings with the device offset taken out.
         let offset = deviceOffset(context: context)
         // The walls between the beacons and the track's last position (the multi-wall model,
-        // linearised where the device was); a device without a track on this floor takes them
-        // from a first fix without walls (in solveFix).
+        // held for the epoch); solveFix then also tries them counted from the floor's grid
+        // (solveAmongRooms) and keeps the better fit.
         let walls = setup.walls
         if !walls.isEmpty {
             let track = tracker.flatMap { $0.level == level ? $0.estimate.position : nil }
