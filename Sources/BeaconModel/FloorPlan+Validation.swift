@@ -49,6 +49,9 @@ extension FloorPlan {
                 zoneIDs[zone.id] = z
                 try checkPolygon(zone.polygon, path: "\(floorPath).zones[\(z)].polygon")
             }
+            if floor.walls.count > Wall.maximumPerFloor {
+                throw .tooManyWalls(path: "\(floorPath).walls", count: floor.walls.count, limit: Wall.maximumPerFloor)
+            }
             for (w, wall) in floor.walls.enumerated() {
                 let path = "\(floorPath).walls[\(w)]"
                 try checkCoordinate(wall.from.x, path: "\(path).from[0]")

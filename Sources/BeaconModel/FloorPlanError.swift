@@ -42,6 +42,8 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case noArea(path: String)
     /// A wall whose two ends are the same point.
     case zeroLengthWall(path: String)
+    /// A floor with more walls than ``Wall/maximumPerFloor``.
+    case tooManyWalls(path: String, count: Int, limit: Int)
     /// The file's `formatVersion` is newer than this library reads.
     case unsupportedFormatVersion(path: String, version: Int)
     /// A key the format does not know but close to one it does (most likely a typo that would
@@ -59,6 +61,7 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
             .malformedUUID(let p, _), .duplicateIdentity(let p, _, _), .duplicateLevel(let p, _, _),
             .duplicateZone(let p, _, _), .tooFewVertices(let p, _), .tooManyVertices(let p, _, _),
             .emptyZoneID(let p), .selfIntersecting(let p, _, _), .noArea(let p), .zeroLengthWall(let p),
+            .tooManyWalls(let p, _, _),
             .unsupportedFormatVersion(let p, _), .misspelledKey(let p, _, _), .io(let p, _):
             return p
         }
@@ -86,6 +89,9 @@ public enum FloorPlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(where_): a polygon may have at most \(limit) points, has \(count); simplify the outline"
         case .emptyZoneID:
             return "\(where_): a zone id must not be empty; give the zone a short name such as \"lobby\""
+        case .tooManyWalls(_, let count, let limit):
+            return
+                "\(where_): a floor may have at most \(limit) walls, has \(count); join straight runs into one segment each"
         case .zeroLengthWall:
             return
                 "\(where_): the wall's two ends are the same point; give its two ends (a door is a gap between walls)"

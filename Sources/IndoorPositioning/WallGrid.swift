@@ -8,8 +8,9 @@ import Ranging
 /// scores every room at once.
 ///
 /// Built once per floor with walls: grid points every ``spacing`` metres over the outline's
-/// bounding box (or the beacons' with 2 m around), at most ``maximumPoints`` (the spacing grows
-/// to fit), each with the walls' loss to every beacon of the floor. A search scores each point
+/// bounding box (or the beacons' with 2 m around), at most ``maximumPoints`` and at most
+/// ``maximumWallTests`` / (beacons × walls) (the spacing grows to fit; at least 64 points), each
+/// with the walls' loss to every beacon of the floor. A search scores each point
 /// by the readings' squared residuals with the device offset profiled out,
 ///
 ///     S(g) = Σᵢ wᵢ rᵢ² − (Σᵢ wᵢ rᵢ)² / Σᵢ wᵢ,   rᵢ = ȳᵢ − (P₀ᵢ − 10 nᵢ log₁₀ dᵢ(g) − Lᵢ(g)),
@@ -32,6 +33,9 @@ struct WallGrid: Sendable {
 
     /// The largest number of grid points.
     static let maximumPoints = 4096
+    /// The most beacon–wall crossing tests a grid's building may take (5·10⁷, about 0.1 s), so
+    /// that a floor with many walls and beacons does not stall the engine's start.
+    static let maximumWallTests = 50_000_000
 
     init?(walls: FloorWalls, outline: Polygon?, level: Int, receiverZ: Double, beacons: BeaconTable) {
         guard !walls.isEmpty else { return nil }
@@ -52,7 +56,9 @@ struct WallGrid: Sendable {
         }
         let x0 = xs.min()!, x1 = xs.max()!, y0 = ys.min()!, y1 = ys.max()!
         let area = max((x1 - x0) * (y1 - y0), 1e-6)
-        let spacing = max(1.0, (area / Double(Self.maximumPoints)).squareRoot())
+        let affordable = Self.maximumWallTests / max(onFloor.count * walls.count, 1)
+        let pointBudget = max(64, min(Self.maximumPoints, affordable))
+        let spacing = max(1.0, (area / Double(pointBudget)).squareRoot())
         var points: [Point2D] = []
         var y = y0 + spacing / 2
         while y < y1 {

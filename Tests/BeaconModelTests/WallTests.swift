@@ -58,6 +58,17 @@ struct WallTests {
         }
     }
 
+    @Test("more walls than a floor may have is an error that names the floor's walls and the limit")
+    func tooManyWalls() throws {
+        let one = #"{"from": [1, 0], "to": [1, 2]}"#
+        let walls = "[" + Array(repeating: one, count: Wall.maximumPerFloor + 1).joined(separator: ",") + "]"
+        #expect(throws: FloorPlanError.tooManyWalls(path: "floors[0].walls", count: 10_001, limit: 10_000)) {
+            try FloorPlan(jsonData: Data(Self.plan(walls: walls).utf8))
+        }
+        let fine = "[" + Array(repeating: one, count: Wall.maximumPerFloor).joined(separator: ",") + "]"
+        #expect(try FloorPlan(jsonData: Data(Self.plan(walls: fine).utf8)).floors[0].walls.count == 10_000)
+    }
+
     @Test("the multi-wall loss adds the attenuation of each wall crossed, and only those")
     func loss() {
         // Two parallel walls x = 4 and x = 8 over y 0...8, with 3 and 6 dB.
