@@ -3,7 +3,7 @@
 # (west, centre, east: the same room, Docs/Examples/office-plan.json) drawn on the data set's plan,
 # located with the plan's values and with --self-calibrate, scored by Scripts/reference/zones.py
 # against the truth (used only to score) next to a plain point-in-polygon rule and its 3-fix
-# debounce. kolakowski-flat has no zones: its paper does not give the flat's rooms.
+# debounce. kolakowski-flat has no zones: its plan and shared/data/README.md do not give the flat's rooms.
 #   Scripts/Research/zones-real.sh [OUTPUT_DIR]      (BIN=path/to/indoorpos to pick the binary)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
