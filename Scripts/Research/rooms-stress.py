@@ -198,13 +198,6 @@ def steps_through_walls(fixes):
     return count, steps
 
 
-def binary():
-    if os.environ.get("BIN"):
-        return os.environ["BIN"]
-    return subprocess.run(["bash", os.path.join(SCRIPTS, "release-bin.sh")], check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
 def main():
     args = sys.argv[1:]
     seed, out = 1, ".build/rooms-stress"
@@ -220,7 +213,7 @@ def main():
     directory = os.path.join(out, f"seed{seed}")
     write(directory, beacons, samples, truth)
     truth_csv = os.path.join(directory, "truth.csv")
-    bin_path = binary()
+    bin_path = simulated_files.binary()
     print(f"seed {seed}: {len(samples)} samples, 4 phones x 600 s")
     print()
     position_rows, zone_rows = [], []

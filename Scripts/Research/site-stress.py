@@ -282,13 +282,6 @@ def score(fixes, truth):
     return overall["rmse"], f"{100 * overall['honesty']:.0f} %"
 
 
-def binary():
-    if os.environ.get("BIN"):
-        return os.environ["BIN"]
-    return subprocess.run(["bash", os.path.join(SCRIPTS, "release-bin.sh")], check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
 def main():
     args = sys.argv[1:]
     seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "room", "floor", "scans"], ".build/site-stress"
@@ -300,7 +293,7 @@ def main():
             names = args.pop(0).split(",")
         else:
             out = a
-    bin_path = binary()
+    bin_path = simulated_files.binary()
     print(f"seed {seed}; RMSE m (honesty)")
     print()
     print("| site | samples | weighted centroid | plan values | `--learn-online` | `--self-calibrate` |")

@@ -1,9 +1,11 @@
-"""The RSSI samples and truth CSV files of a simulated site, as the Research scripts write them."""
+"""The RSSI samples and truth CSV files of a simulated site, as the Research scripts write them,
+and the indoorpos binary they run."""
 
 from __future__ import annotations
 
 import csv
 import os
+import subprocess
 
 
 def write_samples_and_truth(directory: str, uuid: str, samples, truth) -> None:
@@ -19,3 +21,13 @@ def write_samples_and_truth(directory: str, uuid: str, samples, truth) -> None:
         w.writerow(["timestamp", "device", "x", "y", "floor"])
         for t, device, x, y in truth:
             w.writerow([f"{t:.3f}", device, f"{x:.3f}", f"{y:.3f}", 0])
+
+
+def binary() -> str:
+    """The indoorpos to run: $BIN, else the release build Scripts/release-bin.sh makes (and
+    builds if missing)."""
+    if os.environ.get("BIN"):
+        return os.environ["BIN"]
+    scripts = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return subprocess.run(["bash", os.path.join(scripts, "release-bin.sh")], check=True,
+                          capture_output=True, text=True).stdout.strip()

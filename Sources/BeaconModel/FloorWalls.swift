@@ -22,7 +22,7 @@ public struct FloorWalls: Sendable, Hashable, Codable {
         self.losses = losses
     }
 
-    /// The walls of `floor`, each with its own attenuation or, when it has none, `attenuation`
+    /// `walls`, each with its own attenuation or, when it has none, `attenuation`
     /// (dB: the plan's default, a learned value or ``PlanDefaults/standardWallAttenuation``).
     public init(_ walls: [Wall], attenuation: Double) {
         var ends: [Double] = []
@@ -37,37 +37,26 @@ public struct FloorWalls: Sendable, Hashable, Codable {
     /// The number of walls.
     @inlinable public var count: Int { losses.count }
 
-    /// Whether the walls' losses all come from one value (so that one learned attenuation
-    /// describes them).
-    public var sharesOneLoss: Bool { Set(losses).count <= 1 }
-
-    /// The same walls with every loss `attenuation` dB.
-    public func withLoss(_ attenuation: Double) -> FloorWalls {
-        FloorWalls(ends: ends, losses: Array(repeating: attenuation, count: losses.count))
+    /// Whether wall `i` stands on the straight path from (ax, ay) to (bx, by) (see
+    /// ``Wall/separates(_:_:)`` for what counts as crossing).
+    @inline(__always)
+    private func crosses(_ i: Int, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Bool {
+        let j = 4 * i
+        return Wall.crosses(ax, ay, bx, by, ends[j], ends[j + 1], ends[j + 2], ends[j + 3])
     }
 
     /// The summed loss of the walls the straight path from (ax, ay) to (bx, by) crosses, dB
-    /// (0 when none does; see ``Wall/separates(_:_:)`` for what counts as crossing).
+    /// (0 when none does).
     public func loss(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
         var total = 0.0
-        ends.withUnsafeBufferPointer { e in
-            var i = 0
-            while i < losses.count {
-                let j = 4 * i
-                if Wall.crosses(ax, ay, bx, by, e[j], e[j + 1], e[j + 2], e[j + 3]) { total += losses[i] }
-                i += 1
-            }
-        }
+        for i in losses.indices where crosses(i, ax, ay, bx, by) { total += losses[i] }
         return total
     }
 
     /// How many walls the straight path from (ax, ay) to (bx, by) crosses.
     public func crossings(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Int {
         var count = 0
-        for i in 0..<losses.count {
-            let j = 4 * i
-            if Wall.crosses(ax, ay, bx, by, ends[j], ends[j + 1], ends[j + 2], ends[j + 3]) { count += 1 }
-        }
+        for i in losses.indices where crosses(i, ax, ay, bx, by) { count += 1 }
         return count
     }
 
@@ -77,10 +66,9 @@ public struct FloorWalls: Sendable, Hashable, Codable {
     public func firstCrossing(from a: Point2D, to b: Point2D) -> (t: Double, normal: Point2D)? {
         var best: (t: Double, normal: Point2D)?
         let ex = b.x - a.x, ey = b.y - a.y
-        for i in 0..<losses.count {
+        for i in losses.indices where crosses(i, a.x, a.y, b.x, b.y) {
             let j = 4 * i
             let cx = ends[j], cy = ends[j + 1], dx = ends[j + 2], dy = ends[j + 3]
-            guard Wall.crosses(a.x, a.y, b.x, b.y, cx, cy, dx, dy) else { continue }
             let fx = dx - cx, fy = dy - cy
             let denominator = ex * fy - ey * fx
             guard denominator != 0 else { continue }

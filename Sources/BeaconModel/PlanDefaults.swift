@@ -18,9 +18,17 @@ public struct PlanDefaults: Sendable, Hashable {
     /// 3–7 dB that drywall and brick partitions measure at 2.4 GHz.
     public static let standardWallAttenuation = 5.0
 
-    /// The loss through `wall`, dB: its own, the plan's default, or ``standardWallAttenuation``.
-    public func attenuation(of wall: Wall) -> Double {
-        wall.attenuation ?? wallAttenuation ?? PlanDefaults.standardWallAttenuation
+    /// The loss through `wall`, dB: its own, the plan's default, the `learned` one (for walls
+    /// the plan leaves without a loss), or ``standardWallAttenuation``.
+    public func attenuation(of wall: Wall, learned: Double? = nil) -> Double {
+        wall.attenuation ?? wallAttenuation ?? learned ?? PlanDefaults.standardWallAttenuation
+    }
+
+    /// `floor` with every wall's attenuation filled in by ``attenuation(of:learned:)``.
+    public func resolvingWalls(of floor: Floor, learned: Double? = nil) -> Floor {
+        var floor = floor
+        for w in floor.walls.indices { floor.walls[w].attenuation = attenuation(of: floor.walls[w], learned: learned) }
+        return floor
     }
 
     /// Defaults: `measuredPower` in dBm at 1 m, `pathLossExponent` dimensionless,

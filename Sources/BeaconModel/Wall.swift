@@ -3,12 +3,12 @@
 /// Motley and Keenan, 1988; COST 231, 1999), and that a tracked phone does not walk through.
 /// A door is a gap between segments.
 public struct Wall: Sendable, Hashable {
-    /// One end, metres in the building frame.
-    public var from: Point2D
     /// The most walls a floor may have (10,000: a large venue's floor has a few hundred): each
     /// is tested against every beacon heard, every epoch.
     public static let maximumPerFloor = 10_000
 
+    /// One end, metres in the building frame.
+    public var from: Point2D
     /// The other end, metres in the building frame.
     public var to: Point2D
     /// The loss of a signal passing through it, dB (positive); nil takes the plan's

@@ -23,14 +23,8 @@ struct BeaconTable: Sendable {
     ) {
         var levels = Set<Int>()
         var perLevel: [Int: Int] = [:]
-        for var floor in plan.floors {
-            for w in floor.walls.indices {
-                let wall = floor.walls[w]
-                floor.walls[w].attenuation =
-                    wall.attenuation ?? plan.defaults.wallAttenuation ?? wallAttenuation
-                    ?? PlanDefaults.standardWallAttenuation
-            }
-            floors[floor.level] = floor
+        for floor in plan.floors {
+            floors[floor.level] = plan.defaults.resolvingWalls(of: floor, learned: wallAttenuation)
             for beacon in floor.beacons {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 let model = Self.inForce(

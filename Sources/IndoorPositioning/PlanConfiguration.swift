@@ -47,10 +47,9 @@ public struct PlanConfiguration: Sendable, Hashable {
     ) {
         var elevations: [Int: Double] = [:]
         for other in plan.floors { elevations[other.level] = other.elevation }
-        var floor = floor
-        for w in floor.walls.indices { floor.walls[w].attenuation = plan.defaults.attenuation(of: floor.walls[w]) }
         self.init(
-            floor: floor, receiverHeight: plan.defaults.receiverHeight, elevations: elevations,
+            floor: plan.defaults.resolvingWalls(of: floor), receiverHeight: plan.defaults.receiverHeight,
+            elevations: elevations,
             solver: solver, tracker: tracker, constrainToOutline: constrainToOutline)
     }
 
