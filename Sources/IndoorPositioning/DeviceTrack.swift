@@ -544,7 +544,7 @@ struct DeviceTrack: Sendable {
         let estimate = current.estimate
         let consider = scoreBeacons(
             level: level, estimate: estimate, noiseScale: current.noiseScale,
-            offset: current.deviceOffset, context: &context)
+            offset: current.deviceOffset, time: end, context: &context)
         let position = context.geometry.position(estimate.position, onLevel: level)
         if context.learner != nil {
             if context.configuration.lag > 0 {
@@ -587,7 +587,7 @@ struct DeviceTrack: Sendable {
     /// beacons the tracker used in ``misfit`` and returns the epoch's consider covariance, m²
     /// (zero unless ``PositioningEngine/Configuration/considersModelMisfit``).
     private mutating func scoreBeacons(
-        level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double,
+        level: Int, estimate: TrackEstimate, noiseScale: Double, offset: Double, time: Double,
         context: inout EpochContext
     ) -> PositionCovariance {
         let table = context.beacons
@@ -632,7 +632,10 @@ struct DeviceTrack: Sendable {
         // every beacon is the offset's.
         let common = withOffset && weightSum > 0 ? residualSum / weightSum : 0
         let biasVariance = misfit.biasVariance(over: misfitSlots)
-        for slot in misfitSlots { misfit.record(slot: slot, residual: residuals[slot] - common) }
+        let consecutive = 1.5 * context.configuration.epoch
+        for slot in misfitSlots {
+            misfit.record(slot: slot, residual: residuals[slot] - common, time: time, consecutive: consecutive)
+        }
         return geometry.covariance(biasVariance: biasVariance)
     }
 

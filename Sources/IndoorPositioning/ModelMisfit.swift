@@ -22,8 +22,13 @@ import LinearAlgebra
 ///
 ///     σ_b² = max(0, mean_b (r̄ᵦ² − vᵦ)).
 ///
-/// Shadowing that lasts a few seconds makes consecutive residuals alike, so vᵦ understates the
-/// mean's variance and σ_b² leans high: the radius errs wide rather than narrow.
+/// Shadowing that lasts a few seconds makes consecutive residuals alike, so the independent
+/// sampling variance understates the mean's and σ_b² would lean high. vᵦ is therefore the
+/// independent value times (1 + qρ)/(1 − qρ), the variance factor of an exponentially weighted
+/// mean (weights qᵏ, q = 1 − 1/``memory``) of residuals that decay as an AR(1) process, with ρ
+/// the lag-one correlation of consecutive residuals about their beacons' means, pooled over the
+/// device's beacons (``correlation``; a pair counts when the beacon was scored in consecutive
+/// epochs).
 ///
 /// **The consider covariance.** With the epoch's beacons' gradients Hᵦ = (∂h/∂x, ∂h/∂y, 1) (the
 /// last column only when the device offset is estimated) and the weights wᵦ = mᵦ / (λσᵦ² κᵦ) the
@@ -44,6 +49,14 @@ struct ModelMisfit: Sendable {
     /// Epochs a beacon must have been scored before it counts in the pooled σ_b².
     static let minimumEpochs = 5
 
+    /// Pairs of consecutive residuals (pooled over the beacons) of memory of the correlation's
+    /// running sums.
+    static let correlationMemory = 300.0
+    /// Pairs needed before the correlation counts (until then it is taken as 0).
+    static let minimumPairs = 20.0
+    /// The largest lag-one correlation used: ρ → 1 would make the residuals one sample.
+    static let largestCorrelation = 0.9
+
     /// Beacon slots.
     let count: Int
     /// Per slot: Σw, Σw², Σw r, Σw r² with exponential forgetting, and the epochs seen; empty
@@ -53,12 +66,21 @@ struct ModelMisfit: Sendable {
     private var sum: [Double] = []
     private var sumSquares: [Double] = []
     private var epochs: [Int] = []
+    /// Per slot: the last residual's deviation from the slot's running mean, and its time, s.
+    private var lastDeviation: [Double] = []
+    private var lastTime: [Double] = []
+    /// Pooled over the slots, with forgetting: Σ dₜdₜ₋₁, Σ (dₜ² + dₜ₋₁²)/2 and the pairs' weight.
+    private var lagProduct = 0.0
+    private var lagSquares = 0.0
+    private var pairs = 0.0
 
     /// Statistics for `count` beacon slots.
     init(count: Int) { self.count = count }
 
-    /// Adds one epoch's centred residual of the beacon in `slot`, dB.
-    mutating func record(slot: Int, residual r: Double) {
+    /// Adds one epoch's centred residual of the beacon in `slot`, dB, at `time` (s); the pair
+    /// it makes with the slot's previous residual counts in ``correlation`` when that one is at
+    /// most `consecutive` seconds older (the previous epoch).
+    mutating func record(slot: Int, residual r: Double, time: Double, consecutive: Double) {
         guard r.isFinite else { return }
         let keep = 1 - 1 / Self.memory
         if epochs.isEmpty {
@@ -68,8 +90,21 @@ struct ModelMisfit: Sendable {
             weightSquared.append(contentsOf: zeros)
             sum.append(contentsOf: zeros)
             sumSquares.append(contentsOf: zeros)
+            lastDeviation.append(contentsOf: zeros)
+            lastTime.append(contentsOf: repeatElement(-Double.infinity, count: count))
             epochs.append(contentsOf: repeatElement(0, count: count))
         }
+        // The deviation from the slot's mean so far: the bias is the mean's, the correlation
+        // is of what varies about it.
+        let deviation = weight[slot] > 0 ? r - sum[slot] / weight[slot] : 0
+        if weight[slot] > 0, time - lastTime[slot] <= consecutive {
+            let forget = 1 - 1 / Self.correlationMemory
+            lagProduct = forget * lagProduct + deviation * lastDeviation[slot]
+            lagSquares = forget * lagSquares + (deviation * deviation + lastDeviation[slot] * lastDeviation[slot]) / 2
+            pairs = forget * pairs + 1
+        }
+        lastDeviation[slot] = deviation
+        lastTime[slot] = time
         weight[slot] = keep * weight[slot] + 1
         weightSquared[slot] = keep * keep * weightSquared[slot] + 1
         sum[slot] = keep * sum[slot] + r
@@ -77,13 +112,25 @@ struct ModelMisfit: Sendable {
         epochs[slot] += 1
     }
 
+    /// The lag-one correlation ρ of consecutive residuals about their beacons' means, pooled
+    /// over the beacons: Σ dₜdₜ₋₁ / Σ (dₜ² + dₜ₋₁²)/2, clamped to [0, ``largestCorrelation``];
+    /// 0 before ``minimumPairs`` pairs.
+    var correlation: Double {
+        guard pairs >= Self.minimumPairs, lagSquares > 0 else { return 0 }
+        let rho = lagProduct / lagSquares
+        return rho.isFinite ? min(max(rho, 0), Self.largestCorrelation) : 0
+    }
+
     /// The beacon's squared mean residual less its sampling variance, dB² (nil before
-    /// ``minimumEpochs``).
+    /// ``minimumEpochs``). The sampling variance of the exponentially weighted mean, weights
+    /// qᵏ (q = 1 − 1/``memory``), of AR(1) residuals is the independent one, v Σw²/(Σw)², times
+    /// Σₖ (qρ)^|k| = (1 + qρ)/(1 − qρ).
     func excess(slot: Int) -> Double? {
         guard slot < epochs.count, epochs[slot] >= Self.minimumEpochs, weight[slot] > 0 else { return nil }
         let mean = sum[slot] / weight[slot]
         let variance = max(sumSquares[slot] / weight[slot] - mean * mean, 0)
-        return mean * mean - variance * weightSquared[slot] / (weight[slot] * weight[slot])
+        let q = (1 - 1 / Self.memory) * correlation
+        return mean * mean - variance * weightSquared[slot] / (weight[slot] * weight[slot]) * (1 + q) / (1 - q)
     }
 
     /// The pooled bias variance σ_b² over `slots`, dB² (0 when none has enough epochs).
@@ -105,6 +152,11 @@ struct ModelMisfit: Sendable {
         sum.overwrite(with: other.sum)
         sumSquares.overwrite(with: other.sumSquares)
         epochs.overwrite(with: other.epochs)
+        lastDeviation.overwrite(with: other.lastDeviation)
+        lastTime.overwrite(with: other.lastTime)
+        lagProduct = other.lagProduct
+        lagSquares = other.lagSquares
+        pairs = other.pairs
     }
 }
 

@@ -165,10 +165,12 @@ struct EngineMisfitRadiusTests {
         let biases = (0..<10).map { _ in generator.gaussian(sigma: 3) }
         var misfit = ModelMisfit(count: 10)
         var clean = ModelMisfit(count: 10)
-        for _ in 0..<300 {
+        for epoch in 0..<300 {
+            let t = Double(epoch)
             for slot in 0..<10 {
-                misfit.record(slot: slot, residual: biases[slot] + generator.gaussian(sigma: 4))
-                clean.record(slot: slot, residual: generator.gaussian(sigma: 4))
+                misfit.record(
+                    slot: slot, residual: biases[slot] + generator.gaussian(sigma: 4), time: t, consecutive: 1)
+                clean.record(slot: slot, residual: generator.gaussian(sigma: 4), time: t, consecutive: 1)
             }
         }
         // The EWMA keeps about 30 epochs: each beacon's mean has a standard error of about
@@ -183,7 +185,60 @@ struct EngineMisfitRadiusTests {
         #expect(clean.biasVariance(over: 0..<10) <= 1)
         // Before five epochs a beacon does not count.
         var young = ModelMisfit(count: 2)
-        for _ in 0..<4 { young.record(slot: 0, residual: 10) }
+        for k in 0..<4 { young.record(slot: 0, residual: 10, time: Double(k), consecutive: 1) }
         #expect(young.biasVariance(over: 0..<2) == 0)
+    }
+
+    @Test(
+        "residuals that decay as AR(1) with ρ = 0.7: the pooled correlation is found within 0.1, and noise alone gives σ_b² near 0 where the independent formula would not"
+    )
+    func correlatedResiduals() {
+        var generator = SeededGenerator(seed: 11)
+        let rho = 0.7, sigma = 4.0
+        let biases = (0..<10).map { _ in generator.gaussian(sigma: 3) }
+        var misfit = ModelMisfit(count: 10)
+        var clean = ModelMisfit(count: 10)
+        var noise = (0..<10).map { _ in generator.gaussian(sigma: sigma) }
+        // The independent formula's estimate of the noise-only σ_b², kept alongside.
+        let keep = 1 - 1 / ModelMisfit.memory
+        var sums = Array(repeating: (w: 0.0, w2: 0.0, s: 0.0, s2: 0.0), count: 10)
+        for epoch in 0..<600 {
+            let t = Double(epoch)
+            for slot in 0..<10 {
+                // Stationary AR(1): variance σ² at every epoch.
+                noise[slot] = rho * noise[slot] + generator.gaussian(sigma: sigma * (1 - rho * rho).squareRoot())
+                misfit.record(slot: slot, residual: biases[slot] + noise[slot], time: t, consecutive: 1.5)
+                clean.record(slot: slot, residual: noise[slot], time: t, consecutive: 1.5)
+                let r = noise[slot]
+                sums[slot] = (
+                    keep * sums[slot].w + 1, keep * keep * sums[slot].w2 + 1, keep * sums[slot].s + r,
+                    keep * sums[slot].s2 + r * r
+                )
+            }
+        }
+        var independent = 0.0
+        for e in sums {
+            let mean: Double = e.s / e.w
+            let variance: Double = e.s2 / e.w - mean * mean
+            independent += (mean * mean - variance * e.w2 / (e.w * e.w)) / 10
+        }
+        independent = max(independent, 0)
+        let found = clean.correlation
+        let corrected = clean.biasVariance(over: 0..<10)
+        let target = biases.map { $0 * $0 }.reduce(0, +) / 10
+        let estimate = misfit.biasVariance(over: 0..<10)
+        print(
+            String(
+                format:
+                    "AR(1) residuals: ρ found %.2f (true %.2f); σ_b² of noise alone %.2f dB² (independent formula %.2f); with biases %.2f (target %.2f)",
+                found, rho, corrected, independent, estimate, target))
+        #expect(abs(found - rho) <= 0.1)
+        #expect(corrected <= 0.5)
+        #expect(independent >= corrected + 0.5)
+        #expect(abs(estimate - target) <= 0.35 * target)
+        // Gaps break the pairs: residuals never in consecutive epochs give no correlation.
+        var sparse = ModelMisfit(count: 1)
+        for k in 0..<100 { sparse.record(slot: 0, residual: Double(k % 2), time: 3 * Double(k), consecutive: 1.5) }
+        #expect(sparse.correlation == 0)
     }
 }
