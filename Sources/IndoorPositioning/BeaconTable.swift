@@ -7,6 +7,9 @@ struct BeaconTable: Sendable {
         /// Whether the model was measured for this beacon (given in a calibration, or learned
         /// from traffic) rather than the plan's values.
         var isMeasured: Bool
+        /// How uncertain the model is (its P₀ and n standard errors), when stated; the reported
+        /// radius considers it (``ModelMisfit``).
+        var uncertainty: PathLossUncertainty?
     }
 
     private(set) var entries: [Entry] = []
@@ -16,10 +19,11 @@ struct BeaconTable: Sendable {
 
     /// The table of `plan`'s beacons with `calibration`'s models where it has them; a wall
     /// without an attenuation of its own or in the plan's defaults takes `wallAttenuation` (dB;
-    /// nil: `PlanDefaults.standardWallAttenuation`).
+    /// nil: `PlanDefaults.standardWallAttenuation`); `uncertainty` states how uncertain the
+    /// models of the beacons it names are.
     init(
         plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel], sampleSigma: Double?,
-        wallAttenuation: Double? = nil
+        wallAttenuation: Double? = nil, uncertainty: [BeaconIdentity: PathLossUncertainty] = [:]
     ) {
         var levels = Set<Int>()
         var perLevel: [Int: Int] = [:]
@@ -29,7 +33,10 @@ struct BeaconTable: Sendable {
                 guard let resolved = plan.resolvedBeacon(beacon.identity) else { continue }
                 let model = Self.inForce(
                     calibration[beacon.identity] ?? PathLossModel(resolved), sampleSigma: sampleSigma)
-                entries.append(Entry(beacon: resolved, model: model, isMeasured: calibration[beacon.identity] != nil))
+                entries.append(
+                    Entry(
+                        beacon: resolved, model: model, isMeasured: calibration[beacon.identity] != nil,
+                        uncertainty: uncertainty[beacon.identity]))
                 levels.insert(resolved.level)
                 perLevel[resolved.level, default: 0] += 1
             }

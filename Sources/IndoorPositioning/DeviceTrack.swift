@@ -615,7 +615,9 @@ struct DeviceTrack: Sendable {
             // The beacons the tracker fused, weighed as it weighed them, make the consider term.
             if considers && !context.isSetApart(slot) && !isRejected(entry.beacon.identity) {
                 let w = m / (noiseScale * entry.model.sigma * entry.model.sigma * fit.inflation[slot])
-                geometry.add(gx: gx, gy: gy, weight: w)
+                geometry.add(
+                    gx: gx, gy: gy, weight: w,
+                    modelVariance: entry.uncertainty?.variance(atDistance: d2.squareRoot()) ?? 0)
                 residuals[slot] = r
                 misfitSlots.append(slot)
                 residualSum += w * r

@@ -37,7 +37,11 @@ import LinearAlgebra
 ///
 ///     C = σ_b² F⁻¹ (Σ wᵦ² Hᵦ Hᵦᵀ) F⁻¹,   F = Σ wᵦ Hᵦ Hᵦᵀ,
 ///
-/// whose horizontal block is added to the report's covariance. C does not shrink as samples
+/// whose horizontal block is added to the report's covariance. A beacon whose model comes with
+/// stated standard errors (`PositioningEngine.Configuration.modelUncertainty`) adds its own
+/// bias variance sᵦ²(d) at the device's distance, F⁻¹ (wᵦ² sᵦ² Hᵦ Hᵦᵀ) F⁻¹: the error a
+/// calibration admits, which residuals cannot show when the models were fitted to the same
+/// readings. C does not shrink as samples
 /// accumulate (scaling every wᵦ leaves it unchanged), which is the point: a still phone's radius
 /// floors at what its place's misfit allows. Fewer than three beacons (two without an offset
 /// column), or a singular F, add nothing.
@@ -160,25 +164,29 @@ struct ModelMisfit: Sendable {
     }
 }
 
-/// The normal equations of one epoch's weighted beacons, F = Σ w H Hᵀ and G = Σ w² H Hᵀ with
-/// H = (gx, gy, 1) or (gx, gy): what ``ModelMisfit``'s consider covariance is made of. Fixed
-/// size, so that an epoch allocates nothing.
+/// The normal equations of one epoch's weighted beacons, F = Σ w H Hᵀ, G = Σ w² H Hᵀ and
+/// K = Σ w² s² H Hᵀ with H = (gx, gy, 1) or (gx, gy) and s² a beacon's stated model variance:
+/// what ``ModelMisfit``'s consider covariance is made of. Fixed size, so that an epoch
+/// allocates nothing.
 struct ConsiderGeometry: Sendable {
     /// Whether H has the offset column.
     let withOffset: Bool
     private var f = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  // xx, xy, xo, yy, yo, oo
     private var g = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    private var k = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     /// Beacons added.
     private(set) var count = 0
 
     init(withOffset: Bool) { self.withOffset = withOffset }
 
-    /// Adds a beacon with gradient (gx, gy) (dB per metre) and weight w (1/dB²).
-    mutating func add(gx: Double, gy: Double, weight w: Double) {
+    /// Adds a beacon with gradient (gx, gy) (dB per metre), weight w (1/dB²) and the variance of
+    /// its model's prediction, s² dB² (`PathLossUncertainty`; 0 when not stated).
+    mutating func add(gx: Double, gy: Double, weight w: Double, modelVariance s2: Double = 0) {
         guard gx.isFinite, gy.isFinite, w.isFinite, w > 0 else { return }
         let h = (gx, gy, withOffset ? 1.0 : 0.0)
         Self.addOuterProduct(of: h, weight: w, to: &f)
         Self.addOuterProduct(of: h, weight: w * w, to: &g)
+        if s2 > 0, s2.isFinite { Self.addOuterProduct(of: h, weight: w * w * s2, to: &k) }
         count += 1
     }
 
@@ -195,10 +203,12 @@ struct ConsiderGeometry: Sendable {
         m.5 += v * h.2 * h.2
     }
 
-    /// The horizontal block of σ² F⁻¹ G F⁻¹, m² (zero when the beacons cannot determine the
+    /// The horizontal block of F⁻¹ (σ² G + K) F⁻¹, m²: the pooled bias spread σ² of every
+    /// beacon and each one's stated model variance (zero when the beacons cannot determine the
     /// position: too few, or F singular).
     func covariance(biasVariance s2: Double) -> PositionCovariance {
-        guard s2 > 0, s2.isFinite, count >= (withOffset ? 3 : 2) else { return .zero }
+        let s2 = s2.isFinite ? max(s2, 0) : 0
+        guard s2 > 0 || k.0 > 0 || k.3 > 0, count >= (withOffset ? 3 : 2) else { return .zero }
         // A = F⁻¹ (symmetric), by the adjugate; the 2 × 2 case as the 3 × 3 with the offset
         // row and column set to the identity's.
         let (a, b, c, d, e, ff) = withOffset ? f : (f.0, f.1, 0, f.3, 0, 1)
@@ -207,7 +217,10 @@ struct ConsiderGeometry: Sendable {
         guard det.isFinite, det > 1e-12 * max(abs(scale), 1e-300) else { return .zero }
         let i00 = (d * ff - e * e) / det, i01 = (c * e - b * ff) / det, i02 = (b * e - c * d) / det
         let i11 = (a * ff - c * c) / det, i12 = (b * c - a * e) / det
-        let (g0, g1, g2, g3, g4, g5) = withOffset ? g : (g.0, g.1, 0, g.3, 0, 0)
+        let m = (
+            s2 * g.0 + k.0, s2 * g.1 + k.1, s2 * g.2 + k.2, s2 * g.3 + k.3, s2 * g.4 + k.4, s2 * g.5 + k.5
+        )
+        let (g0, g1, g2, g3, g4, g5) = withOffset ? m : (m.0, m.1, 0, m.3, 0, 0)
         // Rows 0 and 1 of F⁻¹, times G, times F⁻¹'s columns 0 and 1.
         let r0 = (i00, i01, i02), r1 = (i01, i11, i12)
         func timesG(_ r: (Double, Double, Double)) -> (Double, Double, Double) {
@@ -222,6 +235,6 @@ struct ConsiderGeometry: Sendable {
         let xy = t0.0 * r1.0 + t0.1 * r1.1 + t0.2 * r1.2
         let yy = t1.0 * r1.0 + t1.1 * r1.1 + t1.2 * r1.2
         guard xx.isFinite, yy.isFinite, xy.isFinite, xx >= 0, yy >= 0 else { return .zero }
-        return PositionCovariance(xx: s2 * xx, xy: s2 * xy, yy: s2 * yy)
+        return PositionCovariance(xx: xx, xy: xy, yy: yy)
     }
 }

@@ -131,6 +131,16 @@ extension PositioningEngine {
         /// false reports the tracker's covariance alone, which assumes the models are right.
         public var considersModelMisfit = true
 
+        /// How uncertain each beacon's model is (a calibration's or learning's standard errors of
+        /// P₀ and n), considered in the reported radius with ``considersModelMisfit``: a beacon
+        /// whose prediction at the device's distance d has variance s²(d)
+        /// (`PathLossUncertainty.variance(atDistance:)`) adds F⁻¹ (w² s² H Hᵀ) F⁻¹ to the
+        /// misfit's consider term, the position error that a bias of that size would cause.
+        /// `indoorpos locate` fills it from the calibration it positions with (the file's, or the
+        /// one `--self-calibrate` learns). Beacons not named add nothing (the plan's values: the
+        /// misfit seen in the residuals stands for their error). Default empty.
+        public var modelUncertainty: [BeaconIdentity: PathLossUncertainty] = [:]
+
         /// The loss through a wall that the plan leaves without one (no `attenuation` on the
         /// wall and no `wallAttenuation` in its defaults), dB: what self-calibration learned
         /// (``TrafficCalibration/Result/wallAttenuation``). Nil: the standard

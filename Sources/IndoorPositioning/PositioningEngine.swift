@@ -107,7 +107,7 @@ public struct PositioningEngine: Sendable {
         self.plan = plan
         let table = BeaconTable(
             plan: plan, calibration: calibration, sampleSigma: configuration.sampleSigma,
-            wallAttenuation: configuration.wallAttenuation)
+            wallAttenuation: configuration.wallAttenuation, uncertainty: configuration.modelUncertainty)
         context = EpochContext(
             configuration: configuration, beacons: table,
             receiverHeight: plan.defaults.receiverHeight)

@@ -207,7 +207,8 @@ public struct TrafficCalibration: Sendable {
         let startScore = try site.crossValidatedScore(models: models, effects: effects)
         var best = (
             round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
-            calibrator: calibrator, effects: effects, wallAttenuation: site.configuration.wallAttenuation
+            calibrator: calibrator, effects: effects, wallAttenuation: site.configuration.wallAttenuation,
+            designEffects: [Double]()
         )
         var rounds: [Round] = []
         var converged = false
@@ -268,7 +269,13 @@ public struct TrafficCalibration: Sendable {
                     index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
                     largestChange: largest, score: score, estimates: estimates))
             if score > best.score + settings.minimumScoreGain {
-                best = (index, next, score, estimates, calibrator, effects, site.configuration.wallAttenuation)
+                let designEffects = Self.designEffects(
+                    paired.pairs, walls: walls, loss: site.configuration.wallAttenuation ?? 0, calibrator: calibrator,
+                    effects: effects)
+                best = (
+                    index, next, score, estimates, calibrator, effects, site.configuration.wallAttenuation,
+                    designEffects
+                )
             } else if index - best.round >= settings.patience {
                 converged = true
                 break
@@ -283,7 +290,15 @@ public struct TrafficCalibration: Sendable {
         var kept = best.calibrator
         let estimates: [LearnedPathLoss]
         if let learned = best.estimates {
-            estimates = learned
+            // The standard errors of samples that repeat their place's shadowing (``PlaceClusters``).
+            estimates = learned.enumerated().map { slot, estimate in
+                guard estimate.source == .traffic, slot < best.designEffects.count else { return estimate }
+                var widened = estimate
+                let factor = best.designEffects[slot].squareRoot()
+                widened.measuredPowerStandardError *= factor
+                widened.exponentStandardError *= factor
+                return widened
+            }
         } else {
             kept.clearStatistics()
             estimates = kept.estimates
@@ -294,6 +309,26 @@ public struct TrafficCalibration: Sendable {
             deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) },
             deviceOffsetSpread: best.effects.spread,
             wallAttenuation: learnsWalls && best.estimates != nil ? best.wallAttenuation : nil, initial: calibration)
+    }
+
+    /// Each calibrator slot's design effect (``PlaceClusters``) from the pairs' residuals under
+    /// the calibrator's models, the devices' offsets and the walls' loss (`loss` dB for each
+    /// wall the plan leaves without one).
+    static func designEffects(
+        _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Double)], loss: Double,
+        calibrator: SiteCalibrator, effects: DeviceEffects
+    ) -> [Double] {
+        var clusters = PlaceClusters(slotCount: calibrator.beacons.count)
+        for (i, pair) in pairs.enumerated() {
+            let beacon = calibrator.beacons[Int(pair.slot)]
+            let dx = pair.receiver.x - beacon.position.x, dy = pair.receiver.y - beacon.position.y
+            let dz = pair.receiver.z - beacon.position.z
+            let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
+            let rssi = walls.isEmpty ? pair.rssi : pair.rssi + walls[i].given + walls[i].count * loss
+            let residual = rssi - effects.offsets[Int(pair.device)] - beacon.model.expectedRSSI(atDistance: distance)
+            clusters.add(slot: Int(pair.slot), device: Int(pair.device), receiver: pair.receiver, residual: residual)
+        }
+        return clusters.designEffects
     }
 
     /// The loss through one wall that best explains the pairs' residuals, dB (0–40): the

@@ -10,7 +10,7 @@ extension CalibrationFile.Fit {
             count: learned.count,
             measuredPowerStandardError: Self.round(learned.measuredPowerStandardError, 10_000),
             pathLossExponentStandardError: Self.round(learned.exponentStandardError, 100_000),
-            method: learned.source.rawValue)
+            method: learned.source.rawValue, standardErrorCorrelation: Self.round(learned.correlation, 10_000))
     }
 }
 
@@ -42,5 +42,26 @@ extension CalibrationFile {
             if let resolved = plan.resolvedBeacon(beacon.identity) { models[beacon.identity] = model(for: resolved) }
         }
         return models
+    }
+}
+
+extension CalibrationFile {
+    /// How uncertain the models of ``models(for:)`` are, for
+    /// `PositioningEngine.Configuration.modelUncertainty`: each beacon fit of the file that
+    /// ``models(for:)`` uses and that states both `measuredPowerStandardError` and
+    /// `pathLossExponentStandardError`, with their `standardErrorCorrelation` (taken as 0 when a
+    /// file does not state it, which overstates the prediction's variance where the errors of P₀
+    /// and n offset each other: the radius errs wide).
+    public func uncertainties(for plan: FloorPlan) -> [BeaconIdentity: PathLossUncertainty] {
+        let used = models(for: plan)
+        var result: [BeaconIdentity: PathLossUncertainty] = [:]
+        for entry in beacons ?? [] where used[entry.beacon] != nil {
+            guard let p = entry.fit.measuredPowerStandardError, let n = entry.fit.pathLossExponentStandardError,
+                p.isFinite, n.isFinite, p >= 0, n >= 0
+            else { continue }
+            result[entry.beacon] = PathLossUncertainty(
+                measuredPowerSigma: p, exponentSigma: n, correlation: entry.fit.standardErrorCorrelation ?? 0)
+        }
+        return result
     }
 }

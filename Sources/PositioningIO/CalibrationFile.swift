@@ -23,12 +23,16 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         public var pathLossExponentStandardError: Double?
         /// The fitting method's name (`leastSquares`, `huber`, `bisquare`, `trimmed`).
         public var method: String?
+        /// Correlation of the errors of `measuredPower` and `pathLossExponent`, −1...1: with the
+        /// two standard errors it gives the uncertainty of the model's prediction at a distance
+        /// (`PathLossUncertainty`), which the reported radius considers.
+        public var standardErrorCorrelation: Double?
 
         /// A fit from its values.
         public init(
             measuredPower: Double, pathLossExponent: Double, sigma: Double, count: Int,
             measuredPowerStandardError: Double? = nil, pathLossExponentStandardError: Double? = nil,
-            method: String? = nil
+            method: String? = nil, standardErrorCorrelation: Double? = nil
         ) {
             self.measuredPower = measuredPower
             self.pathLossExponent = pathLossExponent
@@ -37,6 +41,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             self.measuredPowerStandardError = measuredPowerStandardError
             self.pathLossExponentStandardError = pathLossExponentStandardError
             self.method = method
+            self.standardErrorCorrelation = standardErrorCorrelation
         }
 
         /// The fit of a calibration result, rounded to what its precision supports
@@ -49,7 +54,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 count: result.count,
                 measuredPowerStandardError: Self.round(result.measuredPowerStandardError, 10_000),
                 pathLossExponentStandardError: Self.round(result.exponentStandardError, 100_000),
-                method: result.method.name)
+                method: result.method.name, standardErrorCorrelation: Self.round(result.correlation, 10_000))
         }
 
         /// The path-loss model of this fit.
@@ -320,6 +325,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         }
         guard fit.count >= 0 else {
             throw .invalidValue(path: label, jsonPath: "\(path).count", detail: "\(fit.count) is negative")
+        }
+        if let r = fit.standardErrorCorrelation, !(r.isFinite && (-1...1).contains(r)) {
+            throw .invalidValue(
+                path: label, jsonPath: "\(path).standardErrorCorrelation", detail: "\(r) is not a correlation (−1 to 1)"
+            )
         }
     }
 

@@ -59,13 +59,17 @@ struct ModelOptions: ParsableArguments {
             selfCalibrate ? try CalibrationFile.load(path: path) : try CalibrationFile.load(path: path, for: plan)
         }
         if learnOnline { configuration.learning = OnlineLearning() }
-        guard selfCalibrate else { return file?.models(for: plan) ?? [:] }
+        guard selfCalibrate else {
+            configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
+            return file?.models(for: plan) ?? [:]
+        }
         var learning = configuration
         learning.idleRelease = nil
         let learned = try SelfCalibration(
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
         configuration.wallAttenuation = learned.result.wallAttenuation
+        configuration.modelUncertainty = learned.file.uncertainties(for: plan)
         if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }

@@ -170,4 +170,44 @@ struct CalibrationFileTests {
             #expect(error.description == message)
         }
     }
+
+    @Test(
+        "a fit's standard errors and their correlation become the engine's model uncertainty; a correlation outside −1...1 is refused by path"
+    )
+    func standardErrorCorrelation() throws {
+        let file = CalibrationFile(report: try report(), samplesNameBeacons: true)
+        let seven = BeaconIdentity(uuid: uuid, major: 1, minor: 7)
+        let fit = try #require(file.beacons?.first { $0.beacon == seven }?.fit)
+        // Distances 0.5–10 m: x = −10 log₁₀ d mostly below 0, so P₀'s and n's errors move together.
+        let r = try #require(fit.standardErrorCorrelation)
+        #expect(r > 0.3 && r < 1)
+        let plan = try FloorPlan(
+            jsonData: Data(
+                """
+                {"floors":[{"level":0,"beacons":[
+                {"uuid":"\(uuid.uuidString)","major":1,"minor":7,"x":0,"y":0},
+                {"uuid":"\(uuid.uuidString)","major":1,"minor":8,"x":5,"y":0},
+                {"uuid":"\(uuid.uuidString)","major":1,"minor":9,"x":0,"y":5}]}]}
+                """.utf8))
+        let uncertainty = file.uncertainties(for: plan)
+        #expect(uncertainty.count == 2)
+        let u = try #require(uncertainty[seven])
+        #expect(u.measuredPowerSigma == fit.measuredPowerStandardError && u.correlation == r)
+        // Read back from its own JSON, the same.
+        let loaded = try CalibrationFile(data: file.jsonData())
+        #expect(loaded.uncertainties(for: plan) == uncertainty)
+        // A file without the correlation takes it as 0.
+        var old = file
+        for k in old.beacons!.indices { old.beacons![k].fit.standardErrorCorrelation = nil }
+        #expect(old.uncertainties(for: plan)[seven]?.correlation == 0)
+        // Out of range: refused, naming the key.
+        let bad = String(decoding: file.jsonData(), as: UTF8.self)
+            .replacingOccurrences(of: "\"standardErrorCorrelation\" : \(r)", with: "\"standardErrorCorrelation\" : 1.5")
+        #expect(bad.contains("1.5"))
+        #expect {
+            try CalibrationFile(data: Data(bad.utf8), label: "c.json")
+        } throws: { error in
+            "\(error)".contains("standardErrorCorrelation") && "\(error)".contains("c.json")
+        }
+    }
 }

@@ -1,0 +1,106 @@
+import BeaconModel
+import Foundation
+import Ranging
+
+/// How much the samples that teach each beacon's model repeat one another: the design effect
+/// of samples clustered by place.
+///
+/// Shadowing is a property of the place (it decorrelates with the distance the phone moves,
+/// exp(−Δd/d_c) with d_c of one to a few metres indoors: Gudmundson, *Electronics Letters*
+/// 27(23), 1991), so a phone that stays in one spot hears each beacon with the same error
+/// sample after sample. A fit that counts those samples as independent states standard errors
+/// of P₀ and n far too small: a phone held still at five points gives five places' worth of
+/// evidence, not eight hundred samples'.
+///
+/// The pairs of one beacon are grouped by device and by the ``cellSize`` square cell of their
+/// (estimated) position. The intraclass correlation ρ of the residuals (RSSI less the model,
+/// the device's offset and the walls' loss) is the one-way random-effects ANOVA estimate pooled
+/// over the beacons, ρ = s²_between / (s²_between + s²_within) with
+/// s²_between = max(0, (MSB − MSW) / n₀) (Searle, Casella & McCulloch, *Variance Components*,
+/// 1992, §3.6), and each beacon's design effect is Kish's (*Survey Sampling*, 1965, §5.4)
+///
+///     deff = 1 + (m̄ − 1) ρ,   m̄ = Σ m_c² / Σ m_c,
+///
+/// with m_c the pairs in cell c. A standard error learned from the pairs is too small by √deff.
+struct PlaceClusters: Sendable {
+    /// The side of a cell, metres: within the decorrelation distance of indoor shadowing
+    /// (Gudmundson's d_c of a few metres; 2 m is the shelves' field of
+    /// `Scripts/Research/site-stress.py` too, which no setting here was tuned on).
+    static let cellSize = 2.0
+
+    private struct Key: Hashable {
+        var slot: Int32, device: Int32, x: Int32, y: Int32
+    }
+    private struct Cell {
+        var count = 0.0, sum = 0.0, squares = 0.0
+    }
+    private var cells: [Key: Cell] = [:]
+    private let slotCount: Int
+
+    /// No pairs yet, for `slotCount` beacons.
+    init(slotCount: Int) { self.slotCount = slotCount }
+
+    /// Adds the residual `residual` (dB) of a pair of the beacon in `slot`, heard by `device` at
+    /// `receiver` (building frame, metres). Non-finite values are ignored.
+    mutating func add(slot: Int, device: Int, receiver: Point3D, residual: Double) {
+        guard residual.isFinite, receiver.x.isFinite, receiver.y.isFinite, (0..<slotCount).contains(slot) else {
+            return
+        }
+        let cx = (receiver.x / Self.cellSize).rounded(.down), cy = (receiver.y / Self.cellSize).rounded(.down)
+        guard abs(cx) < 1e9, abs(cy) < 1e9 else { return }
+        let key = Key(slot: Int32(slot), device: Int32(truncatingIfNeeded: device), x: Int32(cx), y: Int32(cy))
+        cells[key, default: Cell()].count += 1
+        cells[key]!.sum += residual
+        cells[key]!.squares += residual * residual
+    }
+
+    /// The pooled intraclass correlation ρ of the residuals within a cell, 0...1 (0 when the
+    /// pairs cannot tell: no cell with two pairs, or no two cells of a beacon).
+    var intraclassCorrelation: Double {
+        var total = [Double](repeating: 0, count: slotCount)
+        var sums = [Double](repeating: 0, count: slotCount)
+        var squaredSizes = [Double](repeating: 0, count: slotCount)
+        var cellsPerSlot = [Int](repeating: 0, count: slotCount)
+        var within = 0.0, between = 0.0, pairs = 0.0
+        for (key, cell) in cells {
+            let s = Int(key.slot)
+            total[s] += cell.count
+            sums[s] += cell.sum
+            squaredSizes[s] += cell.count * cell.count
+            cellsPerSlot[s] += 1
+            within += cell.squares - cell.sum * cell.sum / cell.count
+            between += cell.sum * cell.sum / cell.count
+            pairs += cell.count
+        }
+        var beacons = 0.0, groups = 0.0, sizeTerm = 0.0
+        for s in 0..<slotCount where total[s] > 0 {
+            between -= sums[s] * sums[s] / total[s]
+            beacons += 1
+            groups += Double(cellsPerSlot[s])
+            sizeTerm += squaredSizes[s] / total[s]
+        }
+        let withinFreedom = pairs - groups, betweenFreedom = groups - beacons
+        guard withinFreedom > 0, betweenFreedom > 0 else { return 0 }
+        let msw = max(within, 0) / withinFreedom, msb = max(between, 0) / betweenFreedom
+        let n0 = (pairs - sizeTerm) / betweenFreedom
+        guard n0 > 0, msw.isFinite, msb.isFinite else { return 0 }
+        let component = max(0, (msb - msw) / n0)
+        let rho = component / (component + msw)
+        return rho.isFinite ? min(max(rho, 0), 1) : 0
+    }
+
+    /// Each beacon's design effect 1 + (m̄ − 1) ρ, at least 1 (1 for a beacon without pairs).
+    var designEffects: [Double] {
+        let rho = intraclassCorrelation
+        var total = [Double](repeating: 0, count: slotCount)
+        var squaredSizes = [Double](repeating: 0, count: slotCount)
+        for (key, cell) in cells {
+            total[Int(key.slot)] += cell.count
+            squaredSizes[Int(key.slot)] += cell.count * cell.count
+        }
+        return (0..<slotCount).map { s in
+            guard total[s] > 0 else { return 1 }
+            return max(1, 1 + (squaredSizes[s] / total[s] - 1) * rho)
+        }
+    }
+}
