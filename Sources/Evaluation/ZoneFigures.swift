@@ -66,27 +66,46 @@ public struct ZoneFigures: Sendable, Hashable {
             let reported = ZoneEntry.entries(of: steps.map { ($0.time, $0.reported) })
             trueEntries += truthIn.count
             reportedEntries += reported.count
+            // Entries are in time order; matching looks up the nearest entry of the same zone by
+            // bisection, so a long series costs O(n log n), not zones.py's O(n²).
+            let reportedTimes = Self.timesByZone(reported), trueTimes = Self.timesByZone(truthIn)
             for entry in truthIn {
-                var nearest: Double?
-                for other in reported
-                where other.zone == entry.zone && abs(other.time - entry.time) <= Self.window {
-                    if nearest.map({ abs(other.time - entry.time) < abs($0 - entry.time) }) ?? true {
-                        nearest = other.time
-                    }
-                }
-                if let nearest {
+                if let nearest = Self.nearest(in: reportedTimes[entry.zone] ?? [], to: entry.time),
+                    abs(nearest - entry.time) <= Self.window
+                {
                     caughtEntries += 1
                     latencies.append(nearest - entry.time)
                 }
             }
-            for entry in reported
-            where !truthIn.contains(where: { $0.zone == entry.zone && abs($0.time - entry.time) <= Self.window }) {
-                falseEntryCount += 1
+            for entry in reported {
+                let nearest = Self.nearest(in: trueTimes[entry.zone] ?? [], to: entry.time)
+                if !(nearest.map { abs($0 - entry.time) <= Self.window } ?? false) { falseEntryCount += 1 }
             }
             for (a, b) in zip(steps, steps.dropFirst()) {
                 if a.reported != b.reported { changes += 1 }
                 if a.truth != b.truth { trueChanges += 1 }
             }
         }
+    }
+
+    /// The entries' times per zone, in the entries' (time) order.
+    static func timesByZone(_ entries: [ZoneEntry]) -> [String: [Double]] {
+        var times: [String: [Double]] = [:]
+        for entry in entries { times[entry.zone, default: []].append(entry.time) }
+        return times
+    }
+
+    /// The time of `times` (ascending) nearest to `time`, the earlier of two equally near (as
+    /// zones.py's `min` over the entries in time order); nil when `times` is empty.
+    static func nearest(in times: [Double], to time: Double) -> Double? {
+        var low = 0, high = times.count
+        while low < high {
+            let mid = (low + high) / 2
+            if times[mid] < time { low = mid + 1 } else { high = mid }
+        }
+        let before = low > 0 ? times[low - 1] : nil, after = low < times.count ? times[low] : nil
+        guard let before else { return after }
+        guard let after else { return before }
+        return abs(before - time) <= abs(after - time) ? before : after
     }
 }

@@ -163,6 +163,14 @@ struct ZoneScoreTests {
         let entries = ZoneEntry.entries(of: [(0, "a"), (1, ""), (2, "b"), (3, "b"), (4, "a")])
         #expect(entries == [ZoneEntry(time: 2, zone: "b"), ZoneEntry(time: 4, zone: "a")])
         #expect(ZoneEntry.entries(of: [(0, "a")]).isEmpty)
+        // A true entry at 10 between reported entries at 7 and 13: the earlier counts (−3 s),
+        // as zones.py's min over the entries in time order; 21 is beyond ±10 s of 10 (false).
+        let figures = ZoneFigures(series: [
+            "d": [(0, "", ""), (7, "a", ""), (8, "", ""), (10, "", "a"), (13, "a", "a"), (14, "", "a"), (21, "a", "a")]
+                .map { ZoneStep(time: $0.0, reported: $0.1, truth: $0.2) }
+        ])
+        #expect(figures.trueEntries == 1 && figures.latencies == [-3] && figures.reportedEntries == 3)
+        #expect(figures.falseEntryCount == 1)
     }
 
     @Test("the zone table: text, Markdown with zones.py's columns, JSON; without zones, no change")
