@@ -9,9 +9,17 @@ public enum EvaluationFormat: String, Sendable, CaseIterable {
     /// "overall"}]}` for several. Metrics: `count`, `skipped`, `rmse`, `median`, `p90`, `p95`
     /// (metres), `honesty`, `floorHitRate` (0…1), and the track's ``Steadiness``: `steps`,
     /// `pathRatio`, `medianStep`, `medianTrueStep` (metres), `stillSpeed` (m/s), `stillSteps`;
-    /// null where there is no data.
+    /// null where there is no data. A run with zone figures (``ZoneScore``) adds `zones`:
+    /// `{"skipped", "library", "pointInPolygon", "debounced"}`, each rule's figures `rows`,
+    /// `held`, `trueEntries`, `caught`, `medianLatency` (seconds, positive: late),
+    /// `reportedEntries`, `falseEntries`, `changes`, `trueChanges` (shares 0…1, null where
+    /// undefined), and for the library `twoAtOnce` (seconds, null without events); `library` is
+    /// null when the fixes have no `zone` column.
     case json
-    /// A Markdown table with one row per run: `| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |`.
+    /// A Markdown table with one row per run: `| run | RMSE (m) | median (m) | P90 (m) | honesty | fixes |`;
+    /// with zone figures, a second table with a row per run and rule, the columns of
+    /// `Scripts/reference/zones.py`: `| run | rule | held | entries caught (±10 s) | median latency |
+    /// false entries | changes (true) | two at once |` ("—" where undefined).
     case markdown
 }
 
@@ -21,11 +29,14 @@ public struct EvaluationRun: Sendable, Hashable {
     public var label: String
     /// Its scores.
     public var evaluation: TrackScore
+    /// Its zone figures, when a plan with zones was given.
+    public var zones: ZoneScore?
 
-    /// A labelled run.
-    public init(label: String, evaluation: TrackScore) {
+    /// A labelled run, with zone figures when `zones` is given.
+    public init(label: String, evaluation: TrackScore, zones: ZoneScore? = nil) {
         self.label = label
         self.evaluation = evaluation
+        self.zones = zones
     }
 }
 
@@ -79,6 +90,7 @@ public enum EvaluationReport {
             lines.append(line)
         }
         lines.append("errors in metres (horizontal); honesty = share of fixes with error <= accuracy")
+        if let zones = run.zones { lines += ZoneReport.text(zones) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -98,6 +110,8 @@ public enum EvaluationReport {
             let figures = [rmse, median, p90].map { String(format: "%.2f", $0) }.joined(separator: " | ")
             lines.append("| \(label) | \(figures) | \(honesty) | \(m.count) |")
         }
+        let zoned = runs.compactMap { run in run.zones.map { (label: run.label, zones: $0) } }
+        if !zoned.isEmpty { lines += [""] + ZoneReport.markdown(zoned) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -106,9 +120,11 @@ public enum EvaluationReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data?
         if runs.count == 1 {
-            data = try? encoder.encode(RunJSON(label: nil, evaluation: runs[0].evaluation))
+            data = try? encoder.encode(RunJSON(label: nil, evaluation: runs[0].evaluation, zones: runs[0].zones))
         } else {
-            data = try? encoder.encode(["runs": runs.map { RunJSON(label: $0.label, evaluation: $0.evaluation) }])
+            data = try? encoder.encode([
+                "runs": runs.map { RunJSON(label: $0.label, evaluation: $0.evaluation, zones: $0.zones) }
+            ])
         }
         // Encoding plain strings and finite numbers cannot fail.
         return String(decoding: data ?? Data(), as: UTF8.self) + "\n"
@@ -117,8 +133,9 @@ public enum EvaluationReport {
     private struct RunJSON: Encodable {
         let label: String?
         let evaluation: TrackScore
+        let zones: ZoneScore?
 
-        enum Keys: String, CodingKey { case label, devices, overall }
+        enum Keys: String, CodingKey { case label, devices, overall, zones }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
@@ -130,6 +147,7 @@ public enum EvaluationReport {
             try container.encode(devices, forKey: .devices)
             try container.encode(
                 MetricsJSON(metrics: evaluation.overall, steadiness: evaluation.steadiness), forKey: .overall)
+            if let zones { try container.encode(ZoneReport.JSON(score: zones), forKey: .zones) }
         }
     }
 

@@ -18,6 +18,9 @@ public struct TrackPoint: Sendable, Hashable {
     /// A truth row marked `static` (1): the receiver stays at this position until the next row,
     /// however long the gap (a point survey).
     public var isStatic = false
+    /// The `zone` column of a fixes file (`indoorpos locate` writes the library's zone decision
+    /// there): the zone id, "" for an empty cell (no zone); nil when the file has no such column.
+    public var zone: String?
 
     /// A point: `timestamp` in seconds, `x`, `y` and `accuracy` in metres, `covariance` in m².
     public init(

@@ -6,8 +6,9 @@ import PositioningIO
 ///
 /// Columns (found by name, any order): `timestamp`, `x`, `y` required; `floor`, `accuracy`,
 /// `device`, the covariance `var_x`, `var_y`, `cov_xy` (as `locate --covariance` writes it;
-/// `varX`, `varY`, `covXY` are read too) and, in a truth file, `static` (0 or 1) optional. A file without a `device`
-/// column has one track under the device name "" (empty).
+/// `varX`, `varY`, `covXY` are read too), `zone` (a zone id, empty for none; `locate` writes it
+/// when the plan has zones) and, in a truth file, `static` (0 or 1) optional. A file without a
+/// `device` column has one track under the device name "" (empty).
 public struct TrackTable: Sendable, Hashable {
     /// The tracks by device name ("" when the file has no device column).
     public var tracks: [String: [TrackPoint]]
@@ -17,13 +18,18 @@ public struct TrackTable: Sendable, Hashable {
     public var hasFloor: Bool
     /// Whether the file has an `accuracy` column.
     public var hasAccuracy: Bool
+    /// Whether the file has a `zone` column (each point's ``TrackPoint/zone`` is then not nil).
+    public var hasZone: Bool
 
     /// A table from tracks (each is sorted by time here).
-    public init(tracks: [String: [TrackPoint]], hasDevices: Bool, hasFloor: Bool, hasAccuracy: Bool) {
+    public init(
+        tracks: [String: [TrackPoint]], hasDevices: Bool, hasFloor: Bool, hasAccuracy: Bool, hasZone: Bool = false
+    ) {
         self.tracks = tracks.mapValues(TrackTable.sortedByTime)
         self.hasDevices = hasDevices
         self.hasFloor = hasFloor
         self.hasAccuracy = hasAccuracy
+        self.hasZone = hasZone
     }
 
     /// The largest |x| or |y| a file may hold, metres (10,000 km).
@@ -74,7 +80,7 @@ extension TrackTable {
         // The covariance as `locate --covariance` writes it (var_x, var_y, cov_xy), or camel-cased.
         let varX = csv.column("var_x") ?? csv.column("varX"), varY = csv.column("var_y") ?? csv.column("varY")
         let covXY = csv.column("cov_xy") ?? csv.column("covXY")
-        let isStatic = csv.column("static")
+        let isStatic = csv.column("static"), zone = csv.column("zone")
         var tracks: [String: [TrackPoint]] = [:]
         // Plan coordinates beyond ±10,000 km are not a building's; bounding them keeps every
         // error, square and picture scale finite.
@@ -139,6 +145,7 @@ extension TrackTable {
                 }
                 point.isStatic = value == 1
             }
+            if let zone { point.zone = String(try csv.field(row, zone)) }
             var name = ""
             if let device { name = String(try csv.field(row, device)) }
             tracks[name, default: []].append(point)
@@ -148,6 +155,6 @@ extension TrackTable {
         }
         return TrackTable(
             tracks: tracks, hasDevices: device != nil, hasFloor: floor != nil,
-            hasAccuracy: accuracy != nil)
+            hasAccuracy: accuracy != nil, hasZone: zone != nil)
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 import PositioningIO
 import Rendering
 
-/// `indoorpos evaluate --fixes F --truth T`: scores fixes against ground truth.
+/// `indoorpos evaluate --fixes F --truth T [--plan P [--events E]]`: scores fixes against ground
+/// truth, and with a plan with zones, scores the zone each fix names (``ZoneScore``).
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
@@ -16,11 +17,15 @@ struct EvaluateCommand: ParsableCommand {
             lacks are skipped and counted. Honesty is the share of fixes whose error is at most \
             their accuracy (about 63 % is right for a 1-sigma radius). The same rules as \
             Scripts/reference/evaluate.py. Give --fixes several times (with as many --label) to \
-            compare runs.
+            compare runs. With --plan (a plan with zones) each run also gets zone figures, by the \
+            rules of Scripts/reference/zones.py: for the fixes' zone column, the plain \
+            point-in-polygon rule on x,y, and that rule with a 3-fix debounce; held share, true \
+            entries caught within ±10 s and their median latency, false entries, zone changes, \
+            and with --events the longest time two zones were satisfied at once.
             """
     )
 
-    @Option(name: .long, help: "Fixes CSV (timestamp,x,y[,floor,accuracy,device,...]); repeat to compare runs.")
+    @Option(name: .long, help: "Fixes CSV (timestamp,x,y[,floor,accuracy,device,zone,...]); repeat to compare runs.")
     var fixes: [String] = []
 
     @Option(name: .long, help: "Truth CSV (timestamp,x,y[,floor,device]).")
@@ -28,6 +33,18 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(name: .long, help: "A name per --fixes, in the same order (default: the file names).")
     var label: [String] = []
+
+    @Option(
+        name: .long,
+        help: "Floor plan JSON: with zones, adds zone figures per run (held, entries caught, false entries, changes).")
+    var plan: String?
+
+    @Option(
+        name: .long,
+        help:
+            "Monitor events CSV (timestamp,region,state[,device]) over the plan's zones: adds the longest time two zones were satisfied at once (needs --plan)."
+    )
+    var events: String?
 
     @Option(name: .long, help: "Output format: a table per run, JSON, or a Markdown table with a row per run.")
     var format: EvaluationFormat = .text
@@ -51,15 +68,37 @@ struct EvaluateCommand: ParsableCommand {
         guard maxGap.isFinite, maxGap > 0 else {
             throw ValidationError("--max-gap must be a positive number of seconds, got \(maxGap)")
         }
+        guard events == nil || plan != nil else {
+            throw ValidationError("--events needs --plan (the zone figures come from the plan's zones)")
+        }
+    }
+
+    /// The plan's zones, nil (with a note) when the plan has none; nil without --plan.
+    func planZones() throws -> PlanZones? {
+        guard let plan else { return nil }
+        let zones = PlanZones(plan: try FloorPlan.load(path: plan))
+        guard !zones.isEmpty else {
+            note("\(plan): the plan has no zones: no zone figures")
+            return nil
+        }
+        return zones
+    }
+
+    func note(_ text: String) {
+        FileHandle.standardError.write(Data("note: \(text)\n".utf8))
     }
 
     func run() throws {
         try ToolErrors.run {
             if let cdf { try OutputFile.refuseSameOutputs([("--cdf", cdf), ("--output", output)]) }
             let truthTable = try TrackTable.read(path: truth)
+            let zones = try planZones()
+            var zoneEvents: [RegionEvent]?
+            if zones != nil, let events { zoneEvents = try RegionEvent.read(path: events) }
             var runs: [EvaluationRun] = []
             for (index, path) in fixes.enumerated() {
-                let evaluation = TrackScore(fixes: try TrackTable.read(path: path), truth: truthTable, maxGap: maxGap)
+                let fixTable = try TrackTable.read(path: path)
+                let evaluation = TrackScore(fixes: fixTable, truth: truthTable, maxGap: maxGap)
                 if evaluation.overall.count == 0 {
                     if evaluation.skippedInGaps > 0 {
                         throw EvaluationError.onlyInGaps(
@@ -69,7 +108,10 @@ struct EvaluateCommand: ParsableCommand {
                 }
                 let name =
                     label.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : label[index]
-                runs.append(EvaluationRun(label: name, evaluation: evaluation))
+                let zoneScore = zones.map {
+                    ZoneScore(zones: $0, fixes: fixTable, truth: truthTable, events: zoneEvents)
+                }
+                runs.append(EvaluationRun(label: name, evaluation: evaluation, zones: zoneScore))
                 if evaluation.overall.skipped > 0 {
                     FileHandle.standardError.write(
                         Data(
@@ -77,14 +119,23 @@ struct EvaluateCommand: ParsableCommand {
                                 + "time span, inside truth gaps over \(SVGDocument.number(maxGap)) s, or of devices without truth\n")
                                 .utf8))
                 }
+                if let zoneScore {
+                    if !fixTable.hasZone { note("\(path): no zone column: the library's zone figures are skipped") }
+                    if zoneScore.skipped > 0 {
+                        note(
+                            "\(path): zone figures skipped \(zoneScore.skipped) fixes more than 1 s outside the "
+                                + "truth's time span or of devices without truth")
+                    }
+                }
             }
+            let inputs = fixes + [truth] + [plan, events].compactMap { $0 }
             var chart: OutputFile?
             if let cdf {
-                let file = try OutputFile(path: cdf, notOverwriting: fixes + [truth])
+                let file = try OutputFile(path: cdf, notOverwriting: inputs)
                 file.write(ErrorCDFChart.svg(runs))
                 chart = file
             }
-            let out = try OutputFile(path: output, notOverwriting: fixes + [truth])
+            let out = try OutputFile(path: output, notOverwriting: inputs)
             out.write(EvaluationReport.format(runs, as: format))
             try chart?.commit()
             try out.commit()
