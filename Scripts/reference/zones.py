@@ -34,13 +34,23 @@ from collections import defaultdict
 WINDOW = 10.0  # seconds either side within which an entry counts as caught
 
 
+def segment_distance(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> float:
+    dx, dy = x2 - x1, y2 - y1
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else min(max(((x - x1) * dx + (y - y1) * dy) / length2, 0.0), 1.0)
+    return ((x - x1 - t * dx) ** 2 + (y - y1 - t * dy) ** 2) ** 0.5
+
+
 def inside(x: float, y: float, polygon) -> bool:
-    """Even-odd rule (boundary points either way)."""
+    """Even-odd rule, a point on an edge (within 1e-9 m) inside: the library's Polygon.contains,
+    so that a point on the edge two zones share is in the first of them in plan order."""
     c = False
     n = len(polygon)
     for i in range(n):
         x1, y1 = polygon[i]
         x2, y2 = polygon[(i + 1) % n]
+        if segment_distance(x, y, x1, y1, x2, y2) <= 1e-9:
+            return True
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             c = not c
     return c

@@ -4,16 +4,9 @@ import PositioningIO
 /// is the first zone of that floor, in plan order, whose polygon contains the point.
 ///
 /// Containment is ``Polygon/contains(_:)``, the project's rule (the one the engine's zones use):
-/// the even–odd rule of `Scripts/reference/zones.py`, except that a point within 1e-9 m of an
-/// edge counts as inside. The two differ only for such boundary points: on an edge two zones
-/// share, zones.py gives the point to one of them by its crossing test (for rooms with
-/// axis-parallel walls, the zone to the right of or above the edge), this type to the first in
-/// plan order; a point on an outer edge is in its zone here, in it or not there. Where truths or
-/// fixes lie exactly on shared edges (a simulated walk through the midpoints of doors) the
-/// figures can differ slightly: on `Scripts/Research/rooms-stress.py --seed 1`, held shares by
-/// at most 0.2 points, one run's point-in-polygon and debounced entries and changes by 1, one
-/// median latency by 0.5 s;
-/// zones.py with this boundary rule gives identical figures.
+/// the even–odd rule, with a point within 1e-9 m of an edge inside, so that a point on the edge
+/// two zones share is in the first of them in plan order. `Scripts/reference/zones.py` follows
+/// the same rule, and gives the same figures.
 public struct PlanZones: Sendable, Hashable {
     /// The zones of each level, in plan order (levels without zones are left out).
     public let zonesByLevel: [Int: [Zone]]
