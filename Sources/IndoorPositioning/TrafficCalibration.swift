@@ -122,7 +122,10 @@ public struct TrafficCalibration: Sendable {
     public struct Result: Sendable {
         /// The calibrator after the last round (its statistics are the last round's).
         public var calibrator: SiteCalibrator
-        /// Every plan beacon's model, in plan order: learned, or kept at the prior.
+        /// Every plan beacon's model, in plan order: learned, or kept at the prior. A learned
+        /// one's standard errors are its posterior's times √(design effect) of its samples
+        /// clustered by place (``PlaceClusters``), so that samples repeating one place's
+        /// shadowing do not count as independent; the rounds' estimates are not widened.
         public var estimates: [LearnedPathLoss]
         /// One model fitted to every beacon's samples together.
         public var pooled: LearnedPathLoss?

@@ -73,6 +73,11 @@ public struct SelfCalibration: Sendable {
     /// with them gives what `locate --calibration` gives with the written file.
     public var models: [BeaconIdentity: PathLossModel] { file.models(for: plan) }
 
+    /// How uncertain ``models`` are, from ``file`` as written, for
+    /// `PositioningEngine.Configuration.modelUncertainty` (see
+    /// ``CalibrationFile/uncertainties(for:)``).
+    public var uncertainties: [BeaconIdentity: PathLossUncertainty] { file.uncertainties(for: plan) }
+
     /// The device-offset prior the traffic's devices support (`DeviceOffsetSpread/sigma`, 0.1 to
     /// 10 dB), rounded to 0.01 dB as ``summary(verbose:)`` prints it, so that `locate
     /// --calibration FILE --device-offset-sigma S` repeats `locate --self-calibrate`; nil with

@@ -46,7 +46,8 @@ struct ModelOptions: ParsableArguments {
 
     /// The models to position with: learned from the samples at `rssi` (with `--self-calibrate`;
     /// its summary goes to standard error unless `quiet`), else the calibration file's, else none
-    /// (the plan's values). `configuration` is the engine's; online learning is set on it here,
+    /// (the plan's values). `configuration` is the engine's; online learning and the models'
+    /// stated uncertainty (`modelUncertainty`, from the same calibration) are set on it here,
     /// and with `--self-calibrate` the device-offset prior the traffic's devices support
     /// (`DeviceOffsetSpread`), unless the options set the offset.
     func models(
@@ -69,7 +70,7 @@ struct ModelOptions: ParsableArguments {
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
         configuration.wallAttenuation = learned.result.wallAttenuation
-        configuration.modelUncertainty = learned.file.uncertainties(for: plan)
+        configuration.modelUncertainty = learned.uncertainties
         if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }
