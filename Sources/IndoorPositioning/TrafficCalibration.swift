@@ -124,7 +124,7 @@ public struct TrafficCalibration: Sendable {
         public var calibrator: SiteCalibrator
         /// Every plan beacon's model, in plan order: learned, or kept at the prior. A learned
         /// one's standard errors are its posterior's times √(design effect) of its samples
-        /// clustered by place (``PlaceClusters``), so that samples repeating one place's
+        /// clustered by place (`PlaceClusters`), so that samples repeating one place's
         /// shadowing do not count as independent; the rounds' estimates are not widened.
         public var estimates: [LearnedPathLoss]
         /// One model fitted to every beacon's samples together.
