@@ -21,24 +21,10 @@ public struct TruthTrack: Sendable {
     }
 
     /// The index of the first sample with timestamp ≥ `time` (`numpy.searchsorted`, side left).
-    func lowerBound(_ time: Double) -> Int {
-        var low = 0, high = points.count
-        while low < high {
-            let mid = (low + high) / 2
-            if points[mid].timestamp < time { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    func lowerBound(_ time: Double) -> Int { points.lowerBound(of: time, by: \.timestamp) }
 
     /// The index of the first sample with timestamp > `time`.
-    func upperBound(_ time: Double) -> Int {
-        var low = 0, high = points.count
-        while low < high {
-            let mid = (low + high) / 2
-            if points[mid].timestamp <= time { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
+    func upperBound(_ time: Double) -> Int { points.upperBound(of: time, by: \.timestamp) }
 
     /// Whether the truth is known at `time`: inside the span and not inside a gap longer than
     /// `maxGap` seconds.

@@ -1,3 +1,5 @@
+import LinearAlgebra
+
 /// How well one zone rule (the library's `zone` column, point-in-polygon, or its debounce) says
 /// which zone each device is in, by the definitions of `Scripts/reference/zones.py` `figures`.
 ///
@@ -38,11 +40,7 @@ public struct ZoneFigures: Sendable, Hashable {
     public var caught: Double? { trueEntries > 0 ? Double(caughtEntries) / Double(trueEntries) : nil }
     /// Median of ``latencies`` (the mean of the middle two for an even count), seconds; nil
     /// when no entry was caught.
-    public var medianLatency: Double? {
-        guard !latencies.isEmpty else { return nil }
-        let sorted = latencies.sorted(), n = sorted.count
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    }
+    public var medianLatency: Double? { latencies.isEmpty ? nil : Median.of(latencies) }
     /// Share (0…1) of reported entries that are false; 0 when none was reported.
     public var falseEntries: Double {
         reportedEntries > 0 ? Double(falseEntryCount) / Double(reportedEntries) : 0
@@ -98,11 +96,7 @@ public struct ZoneFigures: Sendable, Hashable {
     /// The time of `times` (ascending) nearest to `time`, the earlier of two equally near (as
     /// zones.py's `min` over the entries in time order); nil when `times` is empty.
     static func nearest(in times: [Double], to time: Double) -> Double? {
-        var low = 0, high = times.count
-        while low < high {
-            let mid = (low + high) / 2
-            if times[mid] < time { low = mid + 1 } else { high = mid }
-        }
+        let low = times.lowerBound(of: time) { $0 }
         let before = low > 0 ? times[low - 1] : nil, after = low < times.count ? times[low] : nil
         guard let before else { return after }
         guard let after else { return before }

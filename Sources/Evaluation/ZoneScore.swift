@@ -79,12 +79,7 @@ public struct ZoneScore: Sendable, Hashable {
         let n = track.count
         guard time >= track[0].timestamp - spanMargin, time <= track[n - 1].timestamp + spanMargin else { return nil }
         // bisect_left: the first row at or after `time`.
-        var low = 0, high = n
-        while low < high {
-            let mid = (low + high) / 2
-            if track[mid].timestamp < time { low = mid + 1 } else { high = mid }
-        }
-        let i = min(max(low, 1), n - 1)
+        let i = min(max(track.lowerBound(of: time, by: \.timestamp), 1), n - 1)
         // One row: Python's track[i - 1] is track[-1], the same row.
         let a = track[i == 0 ? n - 1 : i - 1], b = track[i]
         let weight = b.timestamp > a.timestamp ? min(max((time - a.timestamp) / (b.timestamp - a.timestamp), 0), 1) : 0

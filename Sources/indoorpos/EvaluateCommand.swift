@@ -113,11 +113,9 @@ struct EvaluateCommand: ParsableCommand {
                 }
                 runs.append(EvaluationRun(label: name, evaluation: evaluation, zones: zoneScore))
                 if evaluation.overall.skipped > 0 {
-                    FileHandle.standardError.write(
-                        Data(
-                            ("note: \(path): skipped \(evaluation.overall.skipped) fixes outside the truth's "
-                                + "time span, inside truth gaps over \(SVGDocument.number(maxGap)) s, or of devices without truth\n")
-                                .utf8))
+                    note(
+                        "\(path): skipped \(evaluation.overall.skipped) fixes outside the truth's time span, inside "
+                            + "truth gaps over \(SVGDocument.number(maxGap)) s, or of devices without truth")
                 }
                 if let zoneScore {
                     if !fixTable.hasZone { note("\(path): no zone column: the library's zone figures are skipped") }
