@@ -601,9 +601,9 @@ struct DeviceTrack: Sendable {
             let dx = estimate.position.x - entry.beacon.position.x
             let dy = estimate.position.y - entry.beacon.position.y
             let dz = receiverZ - entry.beacon.position.z
-            let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4)
+            let d2 = max(dx * dx + dy * dy + dz * dz, 1e-4), distance = d2.squareRoot()
             let walls = wallLoss.isEmpty ? 0 : wallLoss[slot]
-            let h = entry.model.expectedRSSI(atDistance: d2.squareRoot()) + offset - walls
+            let h = entry.model.expectedRSSI(atDistance: distance) + offset - walls
             // g = ∂h/∂(x, y) = −k (x − b)/d², k = 10 n / ln 10.
             let gx = -entry.model.logSlope * dx / d2, gy = -entry.model.logSlope * dy / d2
             let positionVariance =
@@ -617,7 +617,7 @@ struct DeviceTrack: Sendable {
                 let w = m / (noiseScale * entry.model.sigma * entry.model.sigma * fit.inflation[slot])
                 geometry.add(
                     gx: gx, gy: gy, weight: w,
-                    modelVariance: entry.uncertainty?.variance(atDistance: d2.squareRoot()) ?? 0)
+                    modelVariance: entry.uncertainty?.variance(atDistance: distance) ?? 0)
                 residuals[slot] = r
                 misfitSlots.append(slot)
                 residualSum += w * r

@@ -128,21 +128,24 @@ struct ModelMisfit: Sendable {
     /// The beacon's squared mean residual less its sampling variance, dB² (nil before
     /// ``minimumEpochs``). The sampling variance of the exponentially weighted mean, weights
     /// qᵏ (q = 1 − 1/``memory``), of AR(1) residuals is the independent one, v Σw²/(Σw)², times
-    /// Σₖ (qρ)^|k| = (1 + qρ)/(1 − qρ).
-    func excess(slot: Int) -> Double? {
+    /// Σₖ (qρ)^|k| = (1 + qρ)/(1 − qρ); `q` is qρ (``correlationWeight``).
+    private func excess(slot: Int, q: Double) -> Double? {
         guard slot < epochs.count, epochs[slot] >= Self.minimumEpochs, weight[slot] > 0 else { return nil }
         let mean = sum[slot] / weight[slot]
         let variance = max(sumSquares[slot] / weight[slot] - mean * mean, 0)
-        let q = (1 - 1 / Self.memory) * correlation
         return mean * mean - variance * weightSquared[slot] / (weight[slot] * weight[slot]) * (1 + q) / (1 - q)
     }
+
+    /// qρ, q = 1 − 1/``memory``: the correlation of the exponentially weighted mean's terms.
+    private var correlationWeight: Double { (1 - 1 / Self.memory) * correlation }
 
     /// The pooled bias variance σ_b² over `slots`, dB² (0 when none has enough epochs).
     func biasVariance<S: Sequence>(over slots: S) -> Double where S.Element == Int {
         var total = 0.0
         var count = 0
+        let q = correlationWeight
         for slot in slots {
-            guard let e = excess(slot: slot) else { continue }
+            guard let e = excess(slot: slot, q: q) else { continue }
             total += e
             count += 1
         }

@@ -54,30 +54,41 @@ struct PlaceClusters: Sendable {
         cells[key]!.squares += residual * residual
     }
 
-    /// The pooled intraclass correlation ρ of the residuals within a cell, 0...1 (0 when the
-    /// pairs cannot tell: no cell with two pairs, or no two cells of a beacon).
-    var intraclassCorrelation: Double {
+    /// Per beacon slot: its pairs Σ m_c, their residuals' sum, Σ m_c² and its cells.
+    private var slotSums: (total: [Double], sums: [Double], squaredSizes: [Double], cells: [Int]) {
         var total = [Double](repeating: 0, count: slotCount)
         var sums = [Double](repeating: 0, count: slotCount)
         var squaredSizes = [Double](repeating: 0, count: slotCount)
         var cellsPerSlot = [Int](repeating: 0, count: slotCount)
-        var within = 0.0, between = 0.0, pairs = 0.0
         for (key, cell) in cells {
             let s = Int(key.slot)
             total[s] += cell.count
             sums[s] += cell.sum
             squaredSizes[s] += cell.count * cell.count
             cellsPerSlot[s] += 1
+        }
+        return (total, sums, squaredSizes, cellsPerSlot)
+    }
+
+    /// The pooled intraclass correlation ρ of the residuals within a cell, 0...1 (0 when the
+    /// pairs cannot tell: no cell with two pairs, or no two cells of a beacon).
+    var intraclassCorrelation: Double { intraclassCorrelation(slotSums) }
+
+    private func intraclassCorrelation(
+        _ slots: (total: [Double], sums: [Double], squaredSizes: [Double], cells: [Int])
+    ) -> Double {
+        var within = 0.0, between = 0.0, pairs = 0.0
+        for cell in cells.values {
             within += cell.squares - cell.sum * cell.sum / cell.count
             between += cell.sum * cell.sum / cell.count
             pairs += cell.count
         }
         var beacons = 0.0, groups = 0.0, sizeTerm = 0.0
-        for s in 0..<slotCount where total[s] > 0 {
-            between -= sums[s] * sums[s] / total[s]
+        for s in 0..<slotCount where slots.total[s] > 0 {
+            between -= slots.sums[s] * slots.sums[s] / slots.total[s]
             beacons += 1
-            groups += Double(cellsPerSlot[s])
-            sizeTerm += squaredSizes[s] / total[s]
+            groups += Double(slots.cells[s])
+            sizeTerm += slots.squaredSizes[s] / slots.total[s]
         }
         let withinFreedom = pairs - groups, betweenFreedom = groups - beacons
         guard withinFreedom > 0, betweenFreedom > 0 else { return 0 }
@@ -91,16 +102,11 @@ struct PlaceClusters: Sendable {
 
     /// Each beacon's design effect 1 + (m̄ − 1) ρ, at least 1 (1 for a beacon without pairs).
     var designEffects: [Double] {
-        let rho = intraclassCorrelation
-        var total = [Double](repeating: 0, count: slotCount)
-        var squaredSizes = [Double](repeating: 0, count: slotCount)
-        for (key, cell) in cells {
-            total[Int(key.slot)] += cell.count
-            squaredSizes[Int(key.slot)] += cell.count * cell.count
-        }
+        let slots = slotSums
+        let rho = intraclassCorrelation(slots)
         return (0..<slotCount).map { s in
-            guard total[s] > 0 else { return 1 }
-            return max(1, 1 + (squaredSizes[s] / total[s] - 1) * rho)
+            guard slots.total[s] > 0 else { return 1 }
+            return max(1, 1 + (slots.squaredSizes[s] / slots.total[s] - 1) * rho)
         }
     }
 }

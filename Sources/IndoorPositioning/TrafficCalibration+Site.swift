@@ -1,4 +1,5 @@
 import Foundation
+import LinearAlgebra
 
 extension TrafficCalibration {
     /// What every round of ``TrafficCalibration/learn(_:plan:calibration:configuration:settings:)``
@@ -81,10 +82,10 @@ extension TrafficCalibration {
             let b = calibrator.beacons[slot].position
             let l00 = max(xx, 1e-9).squareRoot(), l10 = xy / l00
             let l11 = max(yy - l10 * l10, 1e-9).squareRoot()
-            let nodes = [-(3.0).squareRoot(), 0, (3.0).squareRoot()], weights = [1.0 / 6, 2.0 / 3, 1.0 / 6]
+            let (nodes, weights) = (Self.receiverRule.nodes, Self.receiverRule.weights)
             var given = 0.0, count = 0.0
-            for i in 0..<3 {
-                for j in 0..<3 {
+            for i in nodes.indices {
+                for j in nodes.indices {
                     let x = receiver.x + l00 * nodes[i], y = receiver.y + l10 * nodes[i] + l11 * nodes[j]
                     let w = weights[i] * weights[j]
                     given += w * floor.given.loss(b.x, b.y, x, y)
@@ -93,6 +94,13 @@ extension TrafficCalibration {
             }
             return (given, count)
         }
+
+        /// The 3-node Gauss–Hermite rule for a standard normal variable: nodes ±√3 and 0, weights
+        /// 1/6, 2/3, 1/6 (`GaussHermite`'s nodes times √2, its weights over √π).
+        static let receiverRule: (nodes: [Double], weights: [Double]) = {
+            let rule = GaussHermite(order: 3)
+            return (rule.nodes.map { $0 * 2.0.squareRoot() }, rule.weights.map { $0 / Double.pi.squareRoot() })
+        }()
 
         /// `samples` paired with the positions of `reports`.
         func pairs(_ samples: [RSSISample], with reports: [PositionReport]) -> TrafficPairs {

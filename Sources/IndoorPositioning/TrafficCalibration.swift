@@ -315,21 +315,22 @@ public struct TrafficCalibration: Sendable {
     }
 
     /// Each calibrator slot's design effect (``PlaceClusters``) from the pairs' residuals under
-    /// the calibrator's models, the devices' offsets and the walls' loss (`loss` dB for each
-    /// wall the plan leaves without one).
+    /// the calibrator's models (as ``SiteCalibrator/prediction(slot:model:receiver:xx:xy:yy:)``
+    /// gives them to the fit), the devices' offsets and the walls' loss (`loss` dB for each wall
+    /// the plan leaves without one).
     static func designEffects(
         _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Double)], loss: Double,
         calibrator: SiteCalibrator, effects: DeviceEffects
     ) -> [Double] {
         var clusters = PlaceClusters(slotCount: calibrator.beacons.count)
         for (i, pair) in pairs.enumerated() {
-            let beacon = calibrator.beacons[Int(pair.slot)]
-            let dx = pair.receiver.x - beacon.position.x, dy = pair.receiver.y - beacon.position.y
-            let dz = pair.receiver.z - beacon.position.z
-            let distance = (dx * dx + dy * dy + dz * dz).squareRoot()
+            let slot = Int(pair.slot)
+            let (_, expected, _) = calibrator.prediction(
+                slot: slot, model: calibrator.beacons[slot].model, receiver: pair.receiver, xx: pair.xx, xy: pair.xy,
+                yy: pair.yy)
             let rssi = walls.isEmpty ? pair.rssi : pair.rssi + walls[i].given + walls[i].count * loss
-            let residual = rssi - effects.offsets[Int(pair.device)] - beacon.model.expectedRSSI(atDistance: distance)
-            clusters.add(slot: Int(pair.slot), device: Int(pair.device), receiver: pair.receiver, residual: residual)
+            let residual = rssi - effects.offsets[Int(pair.device)] - expected
+            clusters.add(slot: slot, device: Int(pair.device), receiver: pair.receiver, residual: residual)
         }
         return clusters.designEffects
     }

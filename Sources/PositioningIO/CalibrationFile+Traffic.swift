@@ -53,9 +53,10 @@ extension CalibrationFile {
     /// file does not state it, which overstates the prediction's variance where the errors of P₀
     /// and n offset each other: the radius errs wide).
     public func uncertainties(for plan: FloorPlan) -> [BeaconIdentity: PathLossUncertainty] {
-        let used = models(for: plan)
         var result: [BeaconIdentity: PathLossUncertainty] = [:]
-        for entry in beacons ?? [] where used[entry.beacon] != nil {
+        // The entries ``models(for:)`` uses: plan beacons not kept at the plan's values.
+        for entry in beacons ?? []
+        where entry.fit.method != LearnedPathLoss.Source.plan.rawValue && plan.resolvedBeacon(entry.beacon) != nil {
             guard let p = entry.fit.measuredPowerStandardError, let n = entry.fit.pathLossExponentStandardError,
                 p.isFinite, n.isFinite, p >= 0, n >= 0
             else { continue }
