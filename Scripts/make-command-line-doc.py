@@ -46,7 +46,7 @@ def options(lines):
     result = []
     for line in lines:
         # The names (and the value's placeholder), then the help after at least one space.
-        m = re.match(r"^  (--?[\w-]+(?:, --?[\w-]+)*(?: <[^>]+>)?)(?:\s+(.*))?$", line)
+        m = re.match(r"^  (--?[\w-]+(?:/--?[\w-]+)?(?:, --?[\w-]+)*(?: <[^>]+>)?)(?:\s+(.*))?$", line)
         if m:
             result.append([m.group(1).strip(), m.group(2) or ""])
         elif result and line.strip():

@@ -67,6 +67,8 @@ struct DeviceTrack: Sendable {
     private var fresh: [PositionReport] = []
     /// The zone rule applied to reports as they leave the lag (`zones` decides at epoch time).
     private var lagZones = ZonePresence()
+    /// Keeps the reports that leave this track (causal, or from the lag) off the walls.
+    private var passage = WallPassage()
     /// With a lag and online learning: the samples of the held tracked reports, each with its
     /// report's time, taught to the learner with the refined position as the report leaves.
     private var heldLessons: [(report: Double, slot: Int, rssi: Double)] = []
@@ -183,6 +185,7 @@ struct DeviceTrack: Sendable {
         held.overwrite(with: template.held)
         fresh.overwrite(with: template.fresh)
         if lagZones != template.lagZones { lagZones = template.lagZones }
+        passage = template.passage
         heldLessons.overwrite(with: template.heldLessons)
     }
 
@@ -227,6 +230,7 @@ struct DeviceTrack: Sendable {
         guard lag > 0 else {
             let before = reports.count
             closeCausalEpoch(end: end, context: &context, into: &reports)
+            for i in before..<reports.count { passWalls(&reports[i], context: context) }
             return reports.count > before
         }
         var buffer = fresh
@@ -823,7 +827,12 @@ extension DeviceTrack {
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
                         zone: nil, source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
                     zones.decide(&predicted, position: estimate.position, floor: floor)
-                    if context.configuration.lag > 0 { held.append(predicted) } else { reports.append(predicted) }
+                    if context.configuration.lag > 0 {
+                        held.append(predicted)
+                    } else {
+                        passWalls(&predicted, context: context)
+                        reports.append(predicted)
+                    }
 
                     predicting = !capped(estimate)
                 }
@@ -905,6 +914,7 @@ extension DeviceTrack {
             if report.source == .tracked || report.source == .smoothed {
                 addConsidered(to: &report, keep: context.configuration.recordsHistory)
             }
+            passWalls(&report, context: context)
             if let floor = context.beacons.floors[report.level] {
                 lagZones.decide(&report, position: report.position.planar, floor: floor)
             }
@@ -912,6 +922,14 @@ extension DeviceTrack {
         }
         held.removeFirst(count)
         heldLessons.removeFirst(lessons)
+    }
+
+    /// Puts a report leaving this track into a door when its step from the track's previous
+    /// report crosses one of its floor's walls (``WallPassage``), unless
+    /// ``PositioningEngine/Configuration/stopsAtWalls`` is off.
+    fileprivate mutating func passWalls(_ report: inout PositionReport, context: EpochContext) {
+        guard context.configuration.stopsAtWalls else { return }
+        passage.pass(&report, walls: context.geometry[report.level]?.walls ?? .none)
     }
 
     /// Adds the consider covariance recorded for the report's time to a tracked report leaving

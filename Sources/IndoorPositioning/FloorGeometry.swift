@@ -34,7 +34,7 @@ public struct FloorGeometry: Sendable, Hashable {
     /// The geometry of `floors` (by level) with the receiver `receiverHeight` metres above each.
     init(
         floors: [Int: Floor], receiverHeight: Double, solver: TrilaterationSolver.Configuration,
-        tracker: TrackerConfiguration, constrainToOutline: Bool, stopsAtWalls: Bool = false
+        tracker: TrackerConfiguration, constrainToOutline: Bool, stopsAtWalls: Bool = true
     ) {
         self.receiverHeight = receiverHeight
         var elevations: [Int: Double] = [:]

@@ -57,7 +57,7 @@ public struct PlanConfiguration: Sendable, Hashable {
     init(
         floor: Floor, receiverHeight: Double, elevations: [Int: Double],
         solver: TrilaterationSolver.Configuration, tracker: TrackerConfiguration, constrainToOutline: Bool,
-        stopsAtWalls: Bool = false
+        stopsAtWalls: Bool = true
     ) {
         level = floor.level
         floorElevation = floor.elevation
@@ -80,8 +80,8 @@ public struct PlanConfiguration: Sendable, Hashable {
         self.tracker = tracker
         self.tracker.receiverHeight = receiverHeight
         self.tracker.outline = outline
-        // Steps are held behind the walls only when asked: a single-hypothesis tracker held on
-        // the wrong side of a wall stays in the wrong room (Docs/Reference/Tracking.md, "Walls").
+        // Steps cross walls only through doors unless told otherwise (Docs/Reference/Tracking.md,
+        // "Walls").
         self.tracker.walls = stopsAtWalls && !walls.isEmpty ? walls : nil
     }
 

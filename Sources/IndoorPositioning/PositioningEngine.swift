@@ -388,10 +388,18 @@ public struct PositioningEngine: Sendable {
             for estimate in estimates { byTime[estimate.time] = estimate }
             smoothedByDevice[device] = byTime
         }
+        // Each device's reports in order, kept off the walls as the causal ones are.
+        var passages: [String?: WallPassage] = [:]
         return reports.map { report in
+            var passage = passages[report.device] ?? WallPassage()
+            defer { passages[report.device] = passage }
             guard report.source == .tracked,
                 let estimate = smoothedByDevice[report.device]?[report.timestamp]
-            else { return report }
+            else {
+                var kept = report
+                if configuration.stopsAtWalls { passage.pass(&kept, walls: walls(onLevel: report.level)) }
+                return kept
+            }
             var smoothed = report
             // Kept inside the outline, as the causal positions are (the smoothed tracks of the
             // bank's members are mixed, which can leave a non-convex outline).
@@ -400,11 +408,15 @@ public struct PositioningEngine: Sendable {
             smoothed.position.y = inside.y
             smoothed.covariance = estimate.horizontalCovariance
             smoothed.velocity = estimate.velocity
-            smoothed.zone = plan.zone(at: inside, level: report.level)?.id
             smoothed.source = .smoothed
+            if configuration.stopsAtWalls { passage.pass(&smoothed, walls: walls(onLevel: report.level)) }
+            smoothed.zone = plan.zone(at: smoothed.position.planar, level: report.level)?.id
             return smoothed
         }
     }
+
+    /// The walls of the floor at `level` (none for a level the plan does not have).
+    private func walls(onLevel level: Int) -> FloorWalls { context.geometry[level]?.walls ?? .none }
 
     /// The samples grouped by device and in time order within each (stable: samples with equal
     /// times keep their order), the order ``push(_:)`` needs. O(n log n).

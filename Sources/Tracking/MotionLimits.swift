@@ -35,11 +35,15 @@ struct MotionLimits: Sendable {
         return (projected, Point2D(x: velocity.x + outward * ux, y: velocity.y + outward * uy))
     }
 
-    /// A step from `previous` to `position` held on `previous`'s side of the walls
-    /// (``FloorWalls/stop(_:_:margin:)``), with the velocity's component across the step's
-    /// cut removed; unchanged when the step crosses no wall.
+    /// A step from `previous` to `position` that crosses a wall goes through the door beside the
+    /// first wall it crosses instead (``FloorWalls/door(from:to:reach:)``): the position is put
+    /// in the door, from which both ends are in sight, and the velocity is kept. Where there is no
+    /// such door (a step through two rooms, or a wall without a gap near its ends) the step is
+    /// held on `previous`'s side (``FloorWalls/stop(_:_:margin:)``) and the velocity loses its
+    /// component across the cut. Unchanged when the step crosses no wall.
     func keepBehindWalls(from previous: Point2D, position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
         guard !walls.isEmpty else { return (position, velocity) }
+        if let door = walls.door(from: previous, to: position, reach: FloorWalls.doorReach) { return (door, velocity) }
         let stopped = walls.stop(previous, position, margin: margin)
         let cx = position.x - stopped.x, cy = position.y - stopped.y
         let cut = (cx * cx + cy * cy).squareRoot()

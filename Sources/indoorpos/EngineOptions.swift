@@ -78,11 +78,11 @@ struct EngineOptions: ParsableArguments {
     var motionModes = false
 
     @Flag(
-        name: .long,
+        name: .long, inversion: .prefixedNo,
         help:
-            "Hold every tracked step on its side of the plan's walls (through doors only). It costs accuracy where the track is in the wrong room, since it stays there (simulated store, Scripts/Research/rooms-stress.py, learned models: RMSE 3.25 -> 4.76 m; see Docs/Reference/Tracking.md, Walls)."
+            "Let tracked steps cross the plan's walls only through doors (the default): a step that would cross a wall is put in the door beside it, or held on its side where no door is near. --no-stop-at-walls lets steps cross walls. Plans without walls are not affected (see Docs/Reference/Tracking.md, Walls)."
     )
-    var stopAtWalls = false
+    var stopAtWalls = true
 
     @Option(
         name: .long, parsing: .unconditional,

@@ -99,4 +99,32 @@ struct WallTests {
         let through = walls.stop(Point2D(x: 3, y: 9), Point2D(x: 6, y: 9.5), margin: 0.05)
         #expect(through == Point2D(x: 6, y: 9.5))
     }
+
+    @Test("a step through a wall is put in the nearer door beside it; none when no end leads round")
+    func door() throws {
+        // A partition along y = 5 from x = 0 to 12 with a door between x = 5 and 7.
+        let walls = FloorWalls(
+            [
+                Wall(from: Point2D(x: 0, y: 5), to: Point2D(x: 5, y: 5)),
+                Wall(from: Point2D(x: 7, y: 5), to: Point2D(x: 12, y: 5))
+            ], attenuation: 5)
+        // From (3, 4) to (4, 6): through the west wall; its east end, 0.5 m on, is in the door.
+        let door = try #require(walls.door(from: Point2D(x: 3, y: 4), to: Point2D(x: 4, y: 6), reach: 0.5))
+        #expect(door == Point2D(x: 5.5, y: 5))
+        #expect(walls.crossings(3, 4, door.x, door.y) == 0 && walls.crossings(door.x, door.y, 4, 6) == 0)
+        // From (10, 4) to (9, 6): through the east wall, whose west end leads into the door.
+        #expect(walls.door(from: Point2D(x: 10, y: 4), to: Point2D(x: 9, y: 6), reach: 0.5) == Point2D(x: 6.5, y: 5))
+        // A step through the door itself crosses nothing: no door to find.
+        #expect(walls.door(from: Point2D(x: 6, y: 4), to: Point2D(x: 6, y: 6), reach: 0.5) == nil)
+        // A closed partition (no gap): each end's point beyond it is inside the other wall's run
+        // or outside the room and still cut off, so there is none.
+        let closed = FloorWalls(
+            [
+                Wall(from: Point2D(x: 0, y: 5), to: Point2D(x: 6, y: 5)),
+                Wall(from: Point2D(x: 6, y: 5), to: Point2D(x: 12, y: 5)),
+                Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 0, y: 10)),
+                Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 10))
+            ], attenuation: 5)
+        #expect(closed.door(from: Point2D(x: 3, y: 4), to: Point2D(x: 4, y: 6), reach: 0.5) == nil)
+    }
 }
