@@ -11,8 +11,12 @@ import Foundation
 /// mass within about a twentieth). The rest, 1 − Σ mᵤ, is "in no zone".
 ///
 /// **Filter.** A hidden Markov model over the floor's zones and "none": over dt seconds the
-/// phone stays where it was with probability e^{−dt/τ} and is otherwise anywhere (uniform), with
-/// τ = ``dwellTime``; each position's masses (plus ``floorMass``, so that no state is ever ruled
+/// phone stays where it was with probability e^{−dt/τ}, τ = ``dwellTime``; otherwise it moves
+/// to a neighbour of its state or stays, each of these equally likely (``ZoneAdjacency``: zones
+/// that overlap or touch along a stretch not closed by walls, and "none", which neighbours every
+/// zone), so that one position deep in a zone the phone cannot reach in one step does not take
+/// the zone over (the adjacency is built once per floor, again when the floor's level or number
+/// of zones changes); each position's masses (plus ``floorMass``, so that no state is ever ruled
 /// out by one position), raised to the power min(dt / ``evidenceTime``, 1) so that positions
 /// closer together in time than an epoch count as one, weigh the predicted probabilities (Bayes' rule;
 /// Rabiner, Proc. IEEE 77(2), 1989, the forward pass).
@@ -43,6 +47,10 @@ public struct ZonePresence: Sendable, Hashable {
     /// Probabilities of the floor's zones in the floor's order, then "none".
     private var probabilities: [Double] = []
     private var masses: [Double] = []
+    /// The predicted probabilities (reused).
+    private var predicted: [Double] = []
+    /// The transitions of the floor of ``level`` (built when the floor changes).
+    private var adjacency: ZoneAdjacency?
     /// The state reported (an index into ``probabilities``).
     private var held: Int?
     /// The state left at the last change, and when (seconds).
@@ -95,13 +103,16 @@ public struct ZonePresence: Sendable, Hashable {
         if level != floor.level || probabilities.count != count {
             level = floor.level
             probabilities = Array(repeating: 1 / Double(count), count: count)
+            predicted = probabilities
+            adjacency = ZoneAdjacency(floor: floor)
             held = nil
             leftState = nil
         }
         var weight = 1.0
-        if let last = self.time, time > last, level == floor.level {
+        if let last = self.time, time > last, level == floor.level, let adjacency {
             let stay = Foundation.exp(-(time - last) / dwellTime)
-            for k in probabilities.indices { probabilities[k] = stay * probabilities[k] + (1 - stay) / Double(count) }
+            adjacency.predict(probabilities, stay: stay, into: &predicted)
+            swap(&probabilities, &predicted)
             weight = min((time - last) / Self.evidenceTime, 1)
         }
         self.time = time

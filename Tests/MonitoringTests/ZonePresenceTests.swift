@@ -84,4 +84,40 @@ struct ZonePresenceTests {
             #expect(runs[k].start - runs[k - 1].start >= 5)
         }
     }
+
+    /// Three 6 × 10 m rooms in a row, a | b | c (x 0–6, 6–12, 12–18).
+    static let row = Floor(
+        level: 0,
+        zones: ["a", "b", "c"].enumerated().map { k, id in
+            let x0 = 6 * Double(k)
+            return Zone(
+                id: id,
+                polygon: Polygon([
+                    Point2D(x: x0, y: 0), Point2D(x: x0 + 6, y: 0), Point2D(x: x0 + 6, y: 10), Point2D(x: x0, y: 10)
+                ]))
+        })
+
+    @Test("one position deep in c, two rooms from a, does not take the zone from a; staying in c takes it within 3 s")
+    func outlierInAFarZone() {
+        // With a uniform transition (anywhere, a quarter each) the outlier takes c's probability
+        // to about 0.8 and the zone to c, and the re-entry rule then keeps a out for 5 s.
+        var presence = ZonePresence()
+        var reported: [String?] = []
+        for t in 0..<30 {
+            let x = t == 15 ? 15.0 : 3.0
+            let r = presence.update(
+                time: Double(t), position: Point2D(x: x, y: 5), xx: 1, xy: 0, yy: 1, floor: Self.row)
+            reported.append(r.zone)
+        }
+        #expect(reported.allSatisfy { $0 == "a" })
+        // The same jump to c and staying there is a move: c within 3 s.
+        var moved = ZonePresence()
+        var first: Double?
+        for t in 0..<30 {
+            let x = t < 15 ? 3.0 : 15.0
+            let r = moved.update(time: Double(t), position: Point2D(x: x, y: 5), xx: 1, xy: 0, yy: 1, floor: Self.row)
+            if r.zone == "c", first == nil { first = Double(t) }
+        }
+        #expect(first.map { $0 - 15 <= 3 } == true)
+    }
 }
