@@ -309,7 +309,7 @@ struct DeviceTrack: Sendable {
             reports.append(
                 report(
                     time: end - configuration.epoch + configuration.epoch / 2, fix: fix, floor: floor,
-                    offset: offset, maximumVariance: setup.tracker.maximumPositionVariance))
+                    offset: offset, maximumVariance: setup.tracker.maximumPositionVariance, context: context))
             return
         }
         switch trackEpoch(samples, end: end, level: level, setup: setup, context: &context) {
@@ -319,14 +319,14 @@ struct DeviceTrack: Sendable {
             reports.append(
                 report(
                     time: end, fix: fix, floor: floor, offset: offset,
-                    maximumVariance: setup.tracker.maximumPositionVariance))
+                    maximumVariance: setup.tracker.maximumPositionVariance, context: context))
         case .refused:
             // The track was retired: the fix stands in, when it is determined.
             if fix.status.isDetermined {
                 reports.append(
                     report(
                         time: end, fix: fix, floor: floor, offset: offset,
-                        maximumVariance: setup.tracker.maximumPositionVariance))
+                        maximumVariance: setup.tracker.maximumPositionVariance, context: context))
             } else {
                 context.statistics.epochsRefused += 1
             }
@@ -574,7 +574,8 @@ struct DeviceTrack: Sendable {
             timestamp: end, device: device, position: position, level: level,
             covariance: covariance, velocity: estimate.velocity, zone: nil, source: .tracked,
             beaconCount: observations.count, deviceOffset: current.deviceOffset)
-        zones.decide(&report, position: estimate.position, floor: floor)
+        zones.decide(
+            &report, position: estimate.position, floor: floor, adjacency: context.site.zoneAdjacency[level])
         if current.members[0].configuration.motionModes != nil { report.motion = current.modeProbabilities }
         reports.append(report)
     }
@@ -730,7 +731,7 @@ struct DeviceTrack: Sendable {
     /// information out, scaled by max(1, χ²/dof), variances at most `maximumVariance` m²); a
     /// fallback keeps its own.
     private mutating func report(
-        time: Double, fix: Fix, floor: Floor, offset: Double, maximumVariance: Double
+        time: Double, fix: Fix, floor: Floor, offset: Double, maximumVariance: Double, context: EpochContext
     ) -> PositionReport {
         var covariance = fix.covariance
         if fix.status.isDetermined {
@@ -744,7 +745,8 @@ struct DeviceTrack: Sendable {
             covariance: covariance, zone: nil,
             source: fix.status.isDetermined ? .fix : .fallback, beaconCount: fix.usedBeacons.count,
             deviceOffset: offset)
-        zones.decide(&report, position: fix.position.planar, floor: floor)
+        zones.decide(
+            &report, position: fix.position.planar, floor: floor, adjacency: context.site.zoneAdjacency[floor.level])
         return report
     }
 }
@@ -826,7 +828,9 @@ extension DeviceTrack {
                         position: context.geometry.position(estimate.position, onLevel: level),
                         level: level, covariance: estimate.horizontalCovariance, velocity: estimate.velocity,
                         zone: nil, source: .predicted, beaconCount: 0, deviceOffset: tracker.deviceOffset)
-                    zones.decide(&predicted, position: estimate.position, floor: floor)
+                    zones.decide(
+                        &predicted, position: estimate.position, floor: floor,
+                        adjacency: context.site.zoneAdjacency[level])
                     if context.configuration.lag > 0 {
                         held.append(predicted)
                     } else {
@@ -916,7 +920,9 @@ extension DeviceTrack {
             }
             passWalls(&report, context: context)
             if let floor = context.beacons.floors[report.level] {
-                lagZones.decide(&report, position: report.position.planar, floor: floor)
+                lagZones.decide(
+                    &report, position: report.position.planar, floor: floor,
+                    adjacency: context.site.zoneAdjacency[report.level])
             }
             reports.append(report)
         }

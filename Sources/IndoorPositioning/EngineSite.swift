@@ -20,6 +20,9 @@ struct EngineSite: Sendable {
     let recordsDetections: Bool
     /// Per floor with walls: the grid its fixes start from (``WallGrid``).
     let wallGrids: [Int: WallGrid]
+    /// Per floor with zones: which zones a phone moves between (the zone rule's transitions),
+    /// built once here rather than by each device's estimate.
+    let zoneAdjacency: [Int: ZoneAdjacency]
 
     init(configuration: PositioningEngine.Configuration, beacons: BeaconTable, receiverHeight: Double) {
         self.configuration = configuration
@@ -48,6 +51,7 @@ struct EngineSite: Sendable {
                 receiverZ: geometry.receiverElevation(onLevel: level), beacons: beacons)
         }
         wallGrids = grids
+        zoneAdjacency = beacons.floors.filter { !$0.value.zones.isEmpty }.mapValues { ZoneAdjacency(floor: $0) }
         learnsDetection = configuration.learnsDetection && geometry.floors.values.contains { $0.solver.outline != nil }
         recordsDetections = configuration.recordsDetections || learnsDetection
     }

@@ -92,9 +92,12 @@ public struct ZonePresence: Sendable, Hashable {
     }
 
     /// Takes the position at `time` (seconds) on `floor`, with its horizontal covariance (m²),
-    /// and returns the zone to report (nil: none) and its probability.
+    /// and returns the zone to report (nil: none) and its probability. `adjacency` is `floor`'s
+    /// (``ZoneAdjacency/init(floor:)``), built once and shared by many estimates of one floor;
+    /// nil builds this estimate's own when the floor changes.
     public mutating func update(
-        time: Double, position: Point2D, xx: Double, xy: Double, yy: Double, floor: Floor
+        time: Double, position: Point2D, xx: Double, xy: Double, yy: Double, floor: Floor,
+        adjacency shared: ZoneAdjacency? = nil
     ) -> (zone: String?, probability: Double) {
         let count = floor.zones.count + 1
         guard floor.zones.count > 0, position.x.isFinite, position.y.isFinite else { return (nil, 1) }
@@ -104,12 +107,12 @@ public struct ZonePresence: Sendable, Hashable {
             level = floor.level
             probabilities = Array(repeating: 1 / Double(count), count: count)
             predicted = probabilities
-            adjacency = ZoneAdjacency(floor: floor)
+            adjacency = shared == nil ? ZoneAdjacency(floor: floor) : nil
             held = nil
             leftState = nil
         }
         var weight = 1.0
-        if let last = self.time, time > last, level == floor.level, let adjacency {
+        if let last = self.time, time > last, level == floor.level, let adjacency = shared ?? adjacency {
             let stay = Foundation.exp(-(time - last) / dwellTime)
             adjacency.predict(probabilities, stay: stay, into: &predicted)
             swap(&probabilities, &predicted)
