@@ -117,8 +117,10 @@ public struct FloorWalls: Sendable, Hashable, Codable {
         guard length > 0 else { return nil }
         let ux = fx / length, uy = fy / length
         var best: (way: Double, point: Point2D)?
-        for (x, y, sign) in [(ends[j], ends[j + 1], -1.0), (ends[j + 2], ends[j + 3], 1.0)] {
-            let p = Point2D(x: x + sign * reach * ux, y: y + sign * reach * uy)
+        for end in 0..<2 {
+            // Beyond the first end (backwards along u) or the second (forwards).
+            let sign = end == 0 ? -1.0 : 1.0
+            let p = Point2D(x: ends[j + 2 * end] + sign * reach * ux, y: ends[j + 2 * end + 1] + sign * reach * uy)
             guard !touchesWall(p), firstCrossing(from: a, to: p) == nil, firstCrossing(from: p, to: b) == nil
             else { continue }
             let way = a.distance(to: p) + p.distance(to: b)
@@ -144,7 +146,7 @@ public struct FloorWalls: Sendable, Hashable, Codable {
     /// The first wall the step from `a` to `b` crosses (nearest `a`) and the fraction t ∈ (0, 1)
     /// of the step at the crossing, if any.
     private func firstCrossedWall(from a: Point2D, to b: Point2D) -> (wall: Int, t: Double)? {
-        var first: (t: Double, wall: Int)?
+        var first: (wall: Int, t: Double)?
         let ex = b.x - a.x, ey = b.y - a.y
         for i in losses.indices where crosses(i, a.x, a.y, b.x, b.y) {
             let j = 4 * i
@@ -152,8 +154,8 @@ public struct FloorWalls: Sendable, Hashable, Codable {
             let denominator = ex * fy - ey * fx
             guard denominator != 0 else { continue }
             let t = ((ends[j] - a.x) * fy - (ends[j + 1] - a.y) * fx) / denominator
-            if first == nil || t < first!.t { first = (t, i) }
+            if first == nil || t < first!.t { first = (i, t) }
         }
-        return first.map { (wall: $0.wall, t: $0.t) }
+        return first
     }
 }
