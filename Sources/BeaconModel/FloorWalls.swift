@@ -132,15 +132,11 @@ public struct FloorWalls: Sendable, Hashable, Codable {
     /// Whether `p` lies on a wall, to within a millimetre (a point beyond a wall's end that is on
     /// the next wall of the run is not in a door).
     private func touchesWall(_ p: Point2D) -> Bool {
-        for i in losses.indices {
+        losses.indices.contains { i in
             let j = 4 * i
-            let cx = ends[j], cy = ends[j + 1], fx = ends[j + 2] - cx, fy = ends[j + 3] - cy
-            let f2 = fx * fx + fy * fy
-            let t = f2 > 0 ? min(max(((p.x - cx) * fx + (p.y - cy) * fy) / f2, 0), 1) : 0
-            let dx = p.x - (cx + t * fx), dy = p.y - (cy + t * fy)
-            if dx * dx + dy * dy < 1e-6 { return true }
+            let a = Point2D(x: ends[j], y: ends[j + 1]), b = Point2D(x: ends[j + 2], y: ends[j + 3])
+            return Polygon.segmentDistance(p, a, b) < 1e-3
         }
-        return false
     }
 
     /// The first wall the step from `a` to `b` crosses (nearest `a`) and the fraction t ∈ (0, 1)

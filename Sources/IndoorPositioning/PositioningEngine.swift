@@ -390,14 +390,16 @@ public struct PositioningEngine: Sendable {
         }
         // Each device's reports in order, kept off the walls as the causal ones are.
         var passages: [String?: WallPassage] = [:]
+        func keepOffWalls(_ report: inout PositionReport) {
+            guard configuration.stopsAtWalls else { return }
+            passages[report.device, default: WallPassage()].pass(&report, walls: walls(onLevel: report.level))
+        }
         return reports.map { report in
-            var passage = passages[report.device] ?? WallPassage()
-            defer { passages[report.device] = passage }
             guard report.source == .tracked,
                 let estimate = smoothedByDevice[report.device]?[report.timestamp]
             else {
                 var kept = report
-                if configuration.stopsAtWalls { passage.pass(&kept, walls: walls(onLevel: report.level)) }
+                keepOffWalls(&kept)
                 return kept
             }
             var smoothed = report
@@ -409,7 +411,7 @@ public struct PositioningEngine: Sendable {
             smoothed.covariance = estimate.horizontalCovariance
             smoothed.velocity = estimate.velocity
             smoothed.source = .smoothed
-            if configuration.stopsAtWalls { passage.pass(&smoothed, walls: walls(onLevel: report.level)) }
+            keepOffWalls(&smoothed)
             smoothed.zone = plan.zone(at: smoothed.position.planar, level: report.level)?.id
             return smoothed
         }
