@@ -131,12 +131,18 @@ public struct FloorWalls: Sendable, Hashable, Codable {
 
     /// Whether `p` lies on a wall, to within a millimetre (a point beyond a wall's end that is on
     /// the next wall of the run is not in a door).
-    private func touchesWall(_ p: Point2D) -> Bool {
+    func touchesWall(_ p: Point2D) -> Bool {
         losses.indices.contains { i in
             let j = 4 * i
             let a = Point2D(x: ends[j], y: ends[j + 1]), b = Point2D(x: ends[j + 2], y: ends[j + 3])
             return Polygon.segmentDistance(p, a, b) < 1e-3
         }
+    }
+
+    /// Wall `i`'s two ends, metres.
+    func wallEnds(_ i: Int) -> (Point2D, Point2D) {
+        let j = 4 * i
+        return (Point2D(x: ends[j], y: ends[j + 1]), Point2D(x: ends[j + 2], y: ends[j + 3]))
     }
 
     /// The first wall the step from `a` to `b` crosses (nearest `a`) and the fraction t ∈ (0, 1)

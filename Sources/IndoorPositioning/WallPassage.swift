@@ -9,7 +9,10 @@ import BeaconModel
 /// steps: either can land on the far side of a wall from the report before it. When a tracked or
 /// refined report's straight step from the device's previous report crosses a wall, it is put in
 /// the door beside the first wall crossed, if that door leads round to it; otherwise (a track
-/// that restarted elsewhere, a step through two rooms) it is left where it is.
+/// that restarted elsewhere, a step through two rooms) in the first door of the shortest way
+/// there through the floor's doors (`FloorWalls.waypoint(from:to:reach:)`), so that the reports
+/// walk through the doors after it over the next epochs. Only where no way leads there (a room
+/// closed by walls) is it left where it is.
 struct WallPassage: Sendable {
     /// The previous report's level and horizontal position, metres.
     private var last: (level: Int, position: Point2D)?
@@ -22,6 +25,7 @@ struct WallPassage: Sendable {
         guard !walls.isEmpty, report.source == .tracked || report.source == .smoothed,
             let last, last.level == report.level,
             let door = walls.door(from: last.position, to: position, reach: FloorWalls.doorReach)
+                ?? walls.waypoint(from: last.position, to: position, reach: FloorWalls.doorReach)
         else { return }
         report.position.x = door.x
         report.position.y = door.y

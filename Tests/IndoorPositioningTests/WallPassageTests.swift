@@ -48,4 +48,31 @@ struct WallPassageTests {
         passage.pass(&open, walls: .none)
         #expect(open.position.planar == Point2D(x: 12, y: 6))
     }
+
+    @Test("a report two rooms away walks there through the doors, one door per report")
+    func twoRoomsAway() {
+        // Three rooms in a row (12 × 8 m): doors at the north end of x = 4 and the south end of x = 8.
+        let walls = FloorWalls(
+            [
+                Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 12, y: 0)),
+                Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 8)),
+                Wall(from: Point2D(x: 12, y: 8), to: Point2D(x: 0, y: 8)),
+                Wall(from: Point2D(x: 0, y: 8), to: Point2D(x: 0, y: 0)),
+                Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 6)),
+                Wall(from: Point2D(x: 8, y: 2), to: Point2D(x: 8, y: 8))
+            ], attenuation: 6)
+        var passage = WallPassage()
+        var start = Self.report(2, 2)
+        passage.pass(&start, walls: walls)
+        var reported: [Point2D] = [start.position.planar]
+        for _ in 0..<3 {
+            var restarted = Self.report(10, 6)  // a track that started again in the east room
+            passage.pass(&restarted, walls: walls)
+            reported.append(restarted.position.planar)
+        }
+        #expect(reported == [Point2D(x: 2, y: 2), Point2D(x: 4, y: 6.5), Point2D(x: 8, y: 1.5), Point2D(x: 10, y: 6)])
+        for (from, to) in zip(reported, reported.dropFirst()) {
+            #expect(walls.crossings(from.x, from.y, to.x, to.y) == 0)
+        }
+    }
 }

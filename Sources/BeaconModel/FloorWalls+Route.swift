@@ -1,0 +1,59 @@
+/// The shortest way from one point to another that passes walls only through doors: what a
+/// report needs when its step from the one before it crosses more than the one wall that
+/// ``FloorWalls/door(from:to:reach:)`` leads round (a track that restarted two rooms away).
+extension FloorWalls {
+    /// The most walls for which ``waypoint(from:to:reach:)`` searches a way: its cost grows as
+    /// the cube of the walls, and a floor with more is left to ``door(from:to:reach:)``.
+    public static let largestRoutedFloor = 256
+
+    /// The first point on the shortest way from `a` to `b` through the floor's doors: the way's
+    /// corners are the walls' ends moved `reach` metres further along their lines (into the gap
+    /// beside them; ends that lie on another wall are no door), and each of its legs crosses no
+    /// wall. Nil when the straight step crosses no wall, when no such way exists (`b` in a closed
+    /// room), or when the floor has more than ``largestRoutedFloor`` walls.
+    ///
+    /// Dijkstra's search over the visibility graph of the door points (Lozano-Pérez and Wesley,
+    /// 1979), each edge tested against every wall when it is first needed. Cost: O(walls³) at
+    /// worst; it allocates its node lists, and is meant for the rare step that crosses a wall.
+    public func waypoint(from a: Point2D, to b: Point2D, reach: Double) -> Point2D? {
+        guard !isEmpty, count <= Self.largestRoutedFloor, firstCrossing(from: a, to: b) != nil else { return nil }
+        // Nodes: a (0), b (1), then the door points.
+        var nodes = [a, b]
+        nodes.reserveCapacity(2 + 2 * count)
+        for i in 0..<count {
+            let (start, end) = wallEnds(i)
+            let fx = end.x - start.x, fy = end.y - start.y
+            let length = (fx * fx + fy * fy).squareRoot()
+            guard length > 0 else { continue }
+            let ux = fx / length, uy = fy / length
+            for p in [
+                Point2D(x: start.x - reach * ux, y: start.y - reach * uy),
+                Point2D(x: end.x + reach * ux, y: end.y + reach * uy),
+            ] where !touchesWall(p) {
+                nodes.append(p)
+            }
+        }
+        var way = [Double](repeating: .infinity, count: nodes.count)
+        var previous = [Int](repeating: -1, count: nodes.count)
+        var done = [Bool](repeating: false, count: nodes.count)
+        way[0] = 0
+        while true {
+            // The nearest node not yet settled (a linear scan: the graph is small and dense).
+            var next = -1
+            for k in nodes.indices where !done[k] && way[k].isFinite && (next < 0 || way[k] < way[next]) { next = k }
+            guard next >= 0 else { return nil }
+            if next == 1 { break }
+            done[next] = true
+            for k in nodes.indices where !done[k] {
+                let length = way[next] + nodes[next].distance(to: nodes[k])
+                guard length < way[k], firstCrossing(from: nodes[next], to: nodes[k]) == nil else { continue }
+                way[k] = length
+                previous[k] = next
+            }
+        }
+        // Back from b to the node after a.
+        var k = 1
+        while previous[k] != 0 { k = previous[k] }
+        return nodes[k]
+    }
+}
