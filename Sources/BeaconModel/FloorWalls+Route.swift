@@ -28,7 +28,7 @@ extension FloorWalls {
             let ux = fx / length, uy = fy / length
             for p in [
                 Point2D(x: start.x - reach * ux, y: start.y - reach * uy),
-                Point2D(x: end.x + reach * ux, y: end.y + reach * uy),
+                Point2D(x: end.x + reach * ux, y: end.y + reach * uy)
             ] where !touchesWall(p) {
                 nodes.append(p)
             }
