@@ -56,9 +56,12 @@ struct DeviceTrack: Sendable {
     /// The slots whose residuals count in ``misfit`` this epoch (reused, so that an epoch
     /// allocates nothing).
     private var misfitSlots: [Int] = []
-    /// The consider covariance of each tracked report still to be refined: by the lag (until the
-    /// report leaves it) or by the smoother (every one, when history is recorded); time order.
-    private var considered: [(time: Double, covariance: PositionCovariance)] = []
+    /// The consider covariance and the causal estimate of each tracked report still to be
+    /// refined: by the lag (until the report leaves it) or by the smoother (every one, when
+    /// history is recorded); time order.
+    private var considered: [CausalEpoch] = []
+    /// How much of the lag's shrinkage of the radius its corrections earn (``RefinementGain``).
+    private var lagGain = RefinementGain()
     private var zones = ZonePresence()
     /// Reports waiting out the lag (``PositioningEngine/Configuration/lag``), oldest first; the
     /// tracked ones are refined after every epoch of their track.
@@ -181,6 +184,7 @@ struct DeviceTrack: Sendable {
         residuals.overwrite(with: template.residuals)
         misfitSlots.overwrite(with: template.misfitSlots)
         considered.overwrite(with: template.considered)
+        lagGain = template.lagGain
         if zones != template.zones { zones = template.zones }
         held.overwrite(with: template.held)
         fresh.overwrite(with: template.fresh)
@@ -197,16 +201,22 @@ struct DeviceTrack: Sendable {
         var estimates = all.flatMap { entry -> [TrackEstimate] in
             (try? TrackerBank.smooth(entry.histories, totalLogEvidence: entry.evidence)) ?? []
         }
-        // Each smoothed estimate's radius keeps its epoch's consider term: smoothing averages
-        // noise, not the models' misfit.
+        // Each smoothed estimate's radius keeps what its corrections earn of the smoother's
+        // shrinkage (``RefinementGain``, in time order over the device's tracks) and its epoch's
+        // consider term: smoothing averages noise, not the models' misfit.
+        var gain = RefinementGain()
         var k = 0
         for i in estimates.indices {
             while k < considered.count, considered[k].time < estimates[i].time { k += 1 }
             guard k < considered.count, considered[k].time == estimates[i].time else { continue }
-            let c = considered[k].covariance
-            estimates[i].covarianceXX += c.xx
-            estimates[i].covarianceXY += c.xy
-            estimates[i].covarianceYY += c.yy
+            let epoch = considered[k]
+            var p = gain.covariance(
+                causal: epoch.covariance, causalPosition: epoch.position,
+                refined: estimates[i].horizontalCovariance, refinedPosition: estimates[i].position)
+            p.add(epoch.consider)
+            estimates[i].covarianceXX = p.xx
+            estimates[i].covarianceXY = p.xy
+            estimates[i].covarianceYY = p.yy
         }
         return estimates
     }
@@ -566,7 +576,10 @@ struct DeviceTrack: Sendable {
         var covariance = estimate.horizontalCovariance
         if configuration.considersModelMisfit {
             if configuration.lag > 0 || configuration.recordsHistory {
-                considered.append((end, consider))
+                considered.append(
+                    CausalEpoch(
+                        time: end, consider: consider, position: estimate.position,
+                        covariance: estimate.horizontalCovariance))
             }
             if configuration.lag == 0 { covariance.add(consider) }
         }
@@ -938,13 +951,20 @@ extension DeviceTrack {
         passage.pass(&report, walls: context.geometry[report.level]?.walls ?? .none)
     }
 
-    /// Adds the consider covariance recorded for the report's time to a tracked report leaving
-    /// the lag, forgetting the ones before it unless the smoother still needs them (`keep`).
+    /// Gives a tracked report leaving the lag the covariance its refinement earned
+    /// (``RefinementGain``, for a refined one) and the consider covariance recorded for its time,
+    /// forgetting the epochs before it unless the smoother still needs them (`keep`).
     fileprivate mutating func addConsidered(to report: inout PositionReport, keep: Bool) {
         var k = 0
         while k < considered.count, considered[k].time < report.timestamp { k += 1 }
         if k < considered.count, considered[k].time == report.timestamp {
-            report.covariance.add(considered[k].covariance)
+            let epoch = considered[k]
+            if report.source == .smoothed {
+                report.covariance = lagGain.covariance(
+                    causal: epoch.covariance, causalPosition: epoch.position,
+                    refined: report.covariance, refinedPosition: report.position.planar)
+            }
+            report.covariance.add(epoch.consider)
             k += 1
         }
         if !keep { considered.removeFirst(k) }
