@@ -43,7 +43,11 @@ struct MotionLimits: Sendable {
     /// component across the cut. Unchanged when the step crosses no wall.
     func keepBehindWalls(from previous: Point2D, position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
         guard !walls.isEmpty else { return (position, velocity) }
-        if let door = walls.door(from: previous, to: position, reach: FloorWalls.doorReach) { return (door, velocity) }
+        if let door = walls.door(from: previous, to: position, reach: FloorWalls.doorReach)
+            ?? walls.waypoint(from: previous, to: position, reach: FloorWalls.doorReach)
+        {
+            return (door, velocity)
+        }
         let stopped = walls.stop(previous, position, margin: margin)
         let cx = position.x - stopped.x, cy = position.y - stopped.y
         let cut = (cx * cx + cy * cy).squareRoot()
