@@ -80,7 +80,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(
         name: .long, inversion: .prefixedNo,
         help:
-            "Let tracked steps cross the plan's walls only through doors (the default): a step that would cross a wall is put in the door beside it, or held on its side where no door is near. --no-stop-at-walls lets steps cross walls. Plans without walls are not affected (see Docs/Reference/Tracking.md, Walls)."
+            "Let tracked steps cross the plan's walls only through doors (the default): a step that would cross a wall is put in the door beside it or the first door of the way round, or held on its side where no door leads there. --no-stop-at-walls lets steps cross walls. Plans without walls are not affected (see Docs/Reference/Tracking.md, Walls)."
     )
     var stopAtWalls = true
 
