@@ -37,10 +37,13 @@ struct MotionLimits: Sendable {
 
     /// A step from `previous` to `position` that crosses a wall goes through the door beside the
     /// first wall it crosses instead (``FloorWalls/door(from:to:reach:)``): the position is put
-    /// in the door, from which both ends are in sight, and the velocity is kept. Where there is no
-    /// such door (a step through two rooms, or a wall without a gap near its ends) the step is
-    /// held on `previous`'s side (``FloorWalls/stop(_:_:margin:)``) and the velocity loses its
-    /// component across the cut. Unchanged when the step crosses no wall.
+    /// in the door, from which both ends are in sight, and the velocity is kept. Where that door
+    /// does not lead round (a step through two rooms, another wall in the way) the position is put
+    /// in the first door of the shortest way round (``FloorWalls/waypoint(from:to:reach:)``).
+    /// Where no way leads there (a room closed by walls, or a floor of more than
+    /// ``FloorWalls/largestRoutedFloor`` walls) the step is held on `previous`'s side
+    /// (``FloorWalls/stop(_:_:margin:)``) and the velocity loses its component across the cut.
+    /// Unchanged when the step crosses no wall.
     func keepBehindWalls(from previous: Point2D, position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
         guard !walls.isEmpty else { return (position, velocity) }
         if let door = walls.door(from: previous, to: position, reach: FloorWalls.doorReach)

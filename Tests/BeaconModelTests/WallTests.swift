@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BeaconModel
@@ -128,21 +129,9 @@ struct WallTests {
         #expect(closed.door(from: Point2D(x: 3, y: 4), to: Point2D(x: 4, y: 6), reach: 0.5) == nil)
     }
 
-    /// Three rooms in a row, 12 × 8 m, closed outside: the wall at x = 4 leaves a door at its
-    /// north end (y 6–8), the wall at x = 8 one at its south end (y 0–2).
-    static let threeRooms = FloorWalls(
-        [
-            Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 12, y: 0)),
-            Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 8)),
-            Wall(from: Point2D(x: 12, y: 8), to: Point2D(x: 0, y: 8)),
-            Wall(from: Point2D(x: 0, y: 8), to: Point2D(x: 0, y: 0)),
-            Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 6)),
-            Wall(from: Point2D(x: 8, y: 2), to: Point2D(x: 8, y: 8))
-        ], attenuation: 5)
-
     @Test("a step through two rooms goes to the first door of the way round; none without a way")
     func waypoint() throws {
-        let walls = Self.threeRooms
+        let walls = threeRooms()
         let a = Point2D(x: 2, y: 2), b = Point2D(x: 10, y: 6)
         // The single-door rule finds nothing: the first wall's door does not see b.
         #expect(walls.door(from: a, to: b, reach: 0.5) == nil)
@@ -157,15 +146,7 @@ struct WallTests {
         // The way back, from the east room to the west one, starts at the second wall's door.
         #expect(walls.waypoint(from: b, to: a, reach: 0.5) == Point2D(x: 8, y: 1.5))
         // The middle room closed at its south door: no way into the east room.
-        let closed = FloorWalls(
-            [
-                Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 12, y: 0)),
-                Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 8)),
-                Wall(from: Point2D(x: 12, y: 8), to: Point2D(x: 0, y: 8)),
-                Wall(from: Point2D(x: 0, y: 8), to: Point2D(x: 0, y: 0)),
-                Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 6)),
-                Wall(from: Point2D(x: 8, y: 0), to: Point2D(x: 8, y: 8))
-            ], attenuation: 5)
+        let closed = threeRooms(eastDoor: false)
         #expect(closed.waypoint(from: a, to: b, reach: 0.5) == nil)
     }
 }

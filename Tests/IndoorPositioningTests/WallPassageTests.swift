@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import IndoorPositioning
@@ -51,16 +52,7 @@ struct WallPassageTests {
 
     @Test("a report two rooms away walks there through the doors, one door per report")
     func twoRoomsAway() {
-        // Three rooms in a row (12 × 8 m): doors at the north end of x = 4 and the south end of x = 8.
-        let walls = FloorWalls(
-            [
-                Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 12, y: 0)),
-                Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 8)),
-                Wall(from: Point2D(x: 12, y: 8), to: Point2D(x: 0, y: 8)),
-                Wall(from: Point2D(x: 0, y: 8), to: Point2D(x: 0, y: 0)),
-                Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 6)),
-                Wall(from: Point2D(x: 8, y: 2), to: Point2D(x: 8, y: 8))
-            ], attenuation: 6)
+        let walls = threeRooms()  // doors at the north end of x = 4 and the south end of x = 8
         var passage = WallPassage()
         var start = Self.report(2, 2)
         passage.pass(&start, walls: walls)

@@ -1,4 +1,5 @@
 import BeaconModel
+import TestSupport
 import Testing
 
 @testable import Tracking
@@ -7,21 +8,9 @@ import Testing
 /// way leads round.
 @Suite("MotionLimits: steps keep off the walls")
 struct MotionLimitsTests {
-    /// Three rooms in a row (12 × 8 m, closed outside): the wall at x = 4 leaves a door at its
-    /// north end (y 6–8); the wall at x = 8 one at its south end (y 0–2) when `open`.
+    /// ``threeRooms(eastDoor:attenuation:)``'s walls, the east door open or closed.
     static func limits(open: Bool) -> MotionLimits {
-        let outside = [
-            Wall(from: Point2D(x: 0, y: 0), to: Point2D(x: 12, y: 0)),
-            Wall(from: Point2D(x: 12, y: 0), to: Point2D(x: 12, y: 8)),
-            Wall(from: Point2D(x: 12, y: 8), to: Point2D(x: 0, y: 8)),
-            Wall(from: Point2D(x: 0, y: 8), to: Point2D(x: 0, y: 0))
-        ]
-        let inside = [
-            Wall(from: Point2D(x: 4, y: 0), to: Point2D(x: 4, y: 6)),
-            Wall(from: Point2D(x: 8, y: open ? 2 : 0), to: Point2D(x: 8, y: 8))
-        ]
-        return MotionLimits(
-            maximumSpeed: 3, outline: nil, margin: 0.2, walls: FloorWalls(outside + inside, attenuation: 6))
+        MotionLimits(maximumSpeed: 3, outline: nil, margin: 0.2, walls: threeRooms(eastDoor: open))
     }
 
     @Test("a step through two rooms goes to the first door of the way round, its velocity kept")
