@@ -9,6 +9,14 @@ extension FloorWalls {
     /// the stop at the wall.
     public static let largestRoutedFloor = 64
 
+    /// Where a step from `a` to `b` that crosses a wall passes first: the door beside the first
+    /// wall it crosses (``door(from:to:reach:)``), or where that does not lead round, the first
+    /// door of the shortest way there (``waypoint(from:to:reach:)``). Nil when the step crosses
+    /// no wall or no way leads there.
+    public func firstDoor(from a: Point2D, to b: Point2D, reach: Double) -> Point2D? {
+        door(from: a, to: b, reach: reach) ?? waypoint(from: a, to: b, reach: reach)
+    }
+
     /// The first point on the shortest way from `a` to `b` through the floor's doors: the way's
     /// corners are the walls' ends moved `reach` metres further along their lines (into the gap
     /// beside them; ends that lie on another wall are no door), and each of its legs crosses no
@@ -25,17 +33,9 @@ extension FloorWalls {
         var nodes = [a, b]
         nodes.reserveCapacity(2 + 2 * count)
         for i in 0..<count {
-            let (start, end) = wallEnds(i)
-            let fx = end.x - start.x, fy = end.y - start.y
-            let length = (fx * fx + fy * fy).squareRoot()
-            guard length > 0 else { continue }
-            let ux = fx / length, uy = fy / length
-            for p in [
-                Point2D(x: start.x - reach * ux, y: start.y - reach * uy),
-                Point2D(x: end.x + reach * ux, y: end.y + reach * uy)
-            ] where !touchesWall(p) {
-                nodes.append(p)
-            }
+            guard let (first, second) = doorPoints(ofWall: i, reach: reach) else { continue }
+            if !touchesWall(first) { nodes.append(first) }
+            if !touchesWall(second) { nodes.append(second) }
         }
         var way = [Double](repeating: .infinity, count: nodes.count)
         var previous = [Int](repeating: -1, count: nodes.count)

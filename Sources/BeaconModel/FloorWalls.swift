@@ -110,22 +110,17 @@ public struct FloorWalls: Sendable, Hashable, Codable {
     ///
     /// Cost: O(walls).
     public func door(from a: Point2D, to b: Point2D, reach: Double) -> Point2D? {
-        guard let wall = firstCrossedWall(from: a, to: b)?.wall else { return nil }
-        let j = 4 * wall
-        let fx = ends[j + 2] - ends[j], fy = ends[j + 3] - ends[j + 1]
-        let length = (fx * fx + fy * fy).squareRoot()
-        guard length > 0 else { return nil }
-        let ux = fx / length, uy = fy / length
+        guard let wall = firstCrossedWall(from: a, to: b)?.wall, let ends = doorPoints(ofWall: wall, reach: reach)
+        else { return nil }
         var best: (way: Double, point: Point2D)?
-        for end in 0..<2 {
-            // Beyond the first end (backwards along u) or the second (forwards).
-            let sign = end == 0 ? -1.0 : 1.0
-            let p = Point2D(x: ends[j + 2 * end] + sign * reach * ux, y: ends[j + 2 * end + 1] + sign * reach * uy)
+        func consider(_ p: Point2D) {
             guard !touchesWall(p), firstCrossing(from: a, to: p) == nil, firstCrossing(from: p, to: b) == nil
-            else { continue }
+            else { return }
             let way = a.distance(to: p) + p.distance(to: b)
             if best == nil || way < best!.way { best = (way, p) }
         }
+        consider(ends.0)
+        consider(ends.1)
         return best?.point
     }
 
@@ -139,10 +134,18 @@ public struct FloorWalls: Sendable, Hashable, Codable {
         }
     }
 
-    /// Wall `i`'s two ends, metres.
-    func wallEnds(_ i: Int) -> (Point2D, Point2D) {
+    /// Wall `i`'s ends moved `reach` metres further along its line: the first backwards, the
+    /// second forwards (into the gap beside each, where there is one); nil for a wall of no length.
+    func doorPoints(ofWall i: Int, reach: Double) -> (Point2D, Point2D)? {
         let j = 4 * i
-        return (Point2D(x: ends[j], y: ends[j + 1]), Point2D(x: ends[j + 2], y: ends[j + 3]))
+        let fx = ends[j + 2] - ends[j], fy = ends[j + 3] - ends[j + 1]
+        let length = (fx * fx + fy * fy).squareRoot()
+        guard length > 0 else { return nil }
+        let ux = fx / length, uy = fy / length
+        return (
+            Point2D(x: ends[j] - reach * ux, y: ends[j + 1] - reach * uy),
+            Point2D(x: ends[j + 2] + reach * ux, y: ends[j + 3] + reach * uy)
+        )
     }
 
     /// The first wall the step from `a` to `b` crosses (nearest `a`) and the fraction t ∈ (0, 1)

@@ -948,7 +948,7 @@ extension DeviceTrack {
     /// ``PositioningEngine/Configuration/stopsAtWalls`` is off.
     fileprivate mutating func passWalls(_ report: inout PositionReport, context: EpochContext) {
         guard context.configuration.stopsAtWalls else { return }
-        passage.pass(&report, walls: context.geometry[report.level]?.walls ?? .none)
+        passage.pass(&report, walls: context.geometry.walls(onLevel: report.level))
     }
 
     /// Gives a tracked report leaving the lag the covariance its refinement earned

@@ -86,7 +86,7 @@ struct EpochContext: Sendable {
         guard learner != nil, let learning = configuration.learning,
             covariance.horizontalRadius <= learning.maximumAccuracy
         else { return }
-        let walls = geometry[level]?.walls ?? .none
+        let walls = geometry.walls(onLevel: level)
         for (slot, sample) in samples where beacons[slot].beacon.level == level {
             // The learner fits P₀ and n: the walls' loss between beacon and receiver is put back.
             let b = beacons[slot].beacon.position

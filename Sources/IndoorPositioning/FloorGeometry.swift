@@ -52,6 +52,9 @@ public struct FloorGeometry: Sendable, Hashable {
     /// The settings of the floor at `level`, if the plan has it.
     public subscript(level: Int) -> PlanConfiguration? { floors[level] }
 
+    /// The walls of the floor at `level` (none for a level the plan does not have).
+    func walls(onLevel level: Int) -> FloorWalls { floors[level]?.walls ?? .none }
+
     /// The receiver's elevation on the floor at `level`, metres: its elevation plus the receiver
     /// height (the receiver height alone for a level the plan does not have).
     public func receiverElevation(onLevel level: Int) -> Double {

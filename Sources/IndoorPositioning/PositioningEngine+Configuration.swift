@@ -147,13 +147,14 @@ extension PositioningEngine {
         /// `PlanDefaults.standardWallAttenuation` (5 dB). A value the plan gives always wins.
         public var wallAttenuation: Double?
 
-        /// Keep every tracked step from crossing the plan's walls: a step that would cross one
-        /// goes through the door beside it (a gap between walls) and is put in that door; where
-        /// no door is near, it stops short of the wall and slides along it. Default true; a plan
-        /// without walls is not affected. Measured on the simulated store of
+        /// Keep every tracked step and report from crossing the plan's walls: a step that would
+        /// cross one is put in the door beside it (a gap between walls) or, where that does not
+        /// lead round, in the first door of the shortest way round (`FloorWalls.firstDoor`); where
+        /// no way leads there, it stops short of the wall and slides along it. Default true; a
+        /// plan without walls is not affected. Measured on the simulated store of
         /// `Scripts/Research/rooms-stress.py` (learned models, seeds 1–3): steps through a wall
-        /// 74 / 75 / 110 of 2,396 without, a handful with, RMSE within 4 %
-        /// (Docs/Reference/Tracking.md, "Walls").
+        /// 74 / 75 / 110 of 2,396 without, none with; RMSE 3.18 / 3.23 / 3.31 m against 3.19 /
+        /// 3.25 / 3.65 m with the walls left out of the plan (Docs/Reference/Tracking.md, "Walls").
         public var stopsAtWalls = true
 
         /// Whether the engine learns the detection curve of its fallbacks from its own traffic as

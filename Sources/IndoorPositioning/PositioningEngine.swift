@@ -392,7 +392,8 @@ public struct PositioningEngine: Sendable {
         var passages: [String?: WallPassage] = [:]
         func keepOffWalls(_ report: inout PositionReport) {
             guard configuration.stopsAtWalls else { return }
-            passages[report.device, default: WallPassage()].pass(&report, walls: walls(onLevel: report.level))
+            passages[report.device, default: WallPassage()].pass(
+                &report, walls: context.geometry.walls(onLevel: report.level))
         }
         return reports.map { report in
             guard report.source == .tracked,
@@ -416,9 +417,6 @@ public struct PositioningEngine: Sendable {
             return smoothed
         }
     }
-
-    /// The walls of the floor at `level` (none for a level the plan does not have).
-    private func walls(onLevel level: Int) -> FloorWalls { context.geometry[level]?.walls ?? .none }
 
     /// The samples grouped by device and in time order within each (stable: samples with equal
     /// times keep their order), the order ``push(_:)`` needs. O(n log n).

@@ -24,8 +24,7 @@ struct WallPassage: Sendable {
         defer { last = (report.level, report.position.planar) }
         guard !walls.isEmpty, report.source == .tracked || report.source == .smoothed,
             let last, last.level == report.level,
-            let door = walls.door(from: last.position, to: position, reach: FloorWalls.doorReach)
-                ?? walls.waypoint(from: last.position, to: position, reach: FloorWalls.doorReach)
+            let door = walls.firstDoor(from: last.position, to: position, reach: FloorWalls.doorReach)
         else { return }
         report.position.x = door.x
         report.position.y = door.y

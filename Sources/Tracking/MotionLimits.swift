@@ -46,9 +46,7 @@ struct MotionLimits: Sendable {
     /// Unchanged when the step crosses no wall.
     func keepBehindWalls(from previous: Point2D, position: Point2D, velocity: Point2D) -> (Point2D, Point2D) {
         guard !walls.isEmpty else { return (position, velocity) }
-        if let door = walls.door(from: previous, to: position, reach: FloorWalls.doorReach)
-            ?? walls.waypoint(from: previous, to: position, reach: FloorWalls.doorReach)
-        {
+        if let door = walls.firstDoor(from: previous, to: position, reach: FloorWalls.doorReach) {
             return (door, velocity)
         }
         let stopped = walls.stop(previous, position, margin: margin)
