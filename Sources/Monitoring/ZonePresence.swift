@@ -8,7 +8,12 @@ import Foundation
 /// probability mass mᵤ = P(x ∈ z), computed with a 5 × 5 Gauss–Hermite rule in the Cholesky
 /// frame of P (25 points x = μ + L ξ, L Lᵀ = P, weights the products of the one-dimensional
 /// rule's; exact for a polynomial of degree 9 in each axis, and a step at a zone's edge gets the
-/// mass within about a twentieth). The rest, 1 − Σ mᵤ, is "in no zone".
+/// mass within about a twentieth). A floor with an outline holds the phone (positions are kept
+/// inside it), so the masses are those of the position truncated to the outline: points outside
+/// it are left out and the rest renormalised, mᵤ = P(x ∈ z) / P(x ∈ outline). A position near an
+/// outer wall then does not count the part of its spread beyond the wall as "in no zone". The
+/// rest, 1 − Σ mᵤ, is "in no zone" (inside the outline but in none of its zones, or, with no
+/// point of the rule inside the outline, anywhere outside the zones).
 ///
 /// **Filter.** A hidden Markov model over the floor's zones and "none": over dt seconds the
 /// phone stays where it was with probability e^{−dt/τ}, τ = ``dwellTime``; otherwise it moves
@@ -70,8 +75,9 @@ public struct ZonePresence: Sendable, Hashable {
         0.011_257_411_327_720_69
     ]
 
-    /// Each zone's probability mass under N(`position`, covariance (xx, xy, yy)), in the
-    /// floor's zone order, into `masses` (which it resizes).
+    /// Each zone's probability mass under N(`position`, covariance (xx, xy, yy)) truncated to
+    /// the floor's outline (not truncated without an outline, or when no point of the rule lies
+    /// inside it), in the floor's zone order, into `masses` (which it resizes).
     public static func zoneMasses(
         position: Point2D, xx: Double, xy: Double, yy: Double, floor: Floor, into masses: inout [Double]
     ) {
@@ -81,14 +87,41 @@ public struct ZonePresence: Sendable, Hashable {
         let a = max(xx, 1e-6)
         let l00 = a.squareRoot(), l10 = xy / l00
         let l11 = max(yy - l10 * l10, 1e-6).squareRoot()
+        let outline = floor.outline.flatMap { $0.vertices.count >= 3 ? $0 : nil }
+        let cholesky = (l00, l10, l11)
+        let inside = addMasses(position: position, cholesky: cholesky, floor: floor, within: outline, into: &masses)
+        guard outline != nil else { return }
+        if inside > 0 {
+            for k in masses.indices { masses[k] = min(masses[k] / inside, 1) }
+        } else {
+            // No point inside the outline (a position outside it, as `--no-outline` allows):
+            // the masses untruncated.
+            for k in masses.indices { masses[k] = 0 }
+            addMasses(position: position, cholesky: cholesky, floor: floor, within: nil, into: &masses)
+        }
+    }
+
+    /// Adds the rule's weight of each point x = μ + L ξ (L = `cholesky` as (l00, l10, l11)) that
+    /// lies inside `outline` (every point when nil) to its zone's entry of `masses`; returns the
+    /// weight of those points.
+    @discardableResult
+    private static func addMasses(
+        position: Point2D, cholesky: (Double, Double, Double), floor: Floor, within outline: Polygon?,
+        into masses: inout [Double]
+    ) -> Double {
+        let (l00, l10, l11) = cholesky
+        var inside = 0.0
         for i in 0..<5 {
             for j in 0..<5 {
                 let u = nodes[i], v = nodes[j]
                 let point = Point2D(x: position.x + l00 * u, y: position.y + l10 * u + l11 * v)
+                if let outline, !outline.contains(point) { continue }
+                inside += weights[i] * weights[j]
                 guard let zone = floor.zones.firstIndex(where: { $0.polygon.contains(point) }) else { continue }
                 masses[zone] += weights[i] * weights[j]
             }
         }
+        return inside
     }
 
     /// Takes the position at `time` (seconds) on `floor`, with its horizontal covariance (m²),

@@ -120,4 +120,46 @@ struct ZonePresenceTests {
         }
         #expect(first.map { $0 - 15 <= 3 } == true)
     }
+
+    /// ``floor`` with the outline its two rooms fill (x 0–12, y 0–10).
+    static let outlined = Floor(
+        level: 0,
+        outline: Polygon([Point2D(x: 0, y: 0), Point2D(x: 12, y: 0), Point2D(x: 12, y: 10), Point2D(x: 0, y: 10)]),
+        zones: floor.zones)
+
+    @Test("a position by an outer wall: the spread beyond the outline is not 'in no zone'; outside it, untruncated")
+    func truncatedToTheOutline() {
+        var masses: [Double] = []
+        // σ = 2 m, 0.2 m from the west wall: the rule's nodes at x − 5.71 and x − 2.71 and at
+        // y ± 5.71 fall outside, weight 1 − (0.5333 + 0.2221 + 0.0113)(1 − 2 × 0.0113) ≈ 0.251.
+        let position = Point2D(x: 0.2, y: 5)
+        ZonePresence.zoneMasses(position: position, xx: 4, xy: 0, yy: 4, floor: Self.floor, into: &masses)
+        #expect(abs(masses[0] - 0.7494) < 1e-3 && masses[1] == 0)
+        ZonePresence.zoneMasses(position: position, xx: 4, xy: 0, yy: 4, floor: Self.outlined, into: &masses)
+        #expect(abs(masses[0] - 1) < 1e-12 && masses[1] == 0)
+        // On the shared wall the split is the untruncated one (nothing of it falls outside).
+        var plain: [Double] = []
+        ZonePresence.zoneMasses(position: Point2D(x: 6, y: 5), xx: 1, xy: 0.3, yy: 1, floor: Self.floor, into: &plain)
+        ZonePresence.zoneMasses(
+            position: Point2D(x: 6, y: 5), xx: 1, xy: 0.3, yy: 1, floor: Self.outlined, into: &masses)
+        #expect(zip(masses, plain).allSatisfy { abs($0 - $1) < 1e-12 })
+        // No node inside the outline (a position far outside it): the masses untruncated, none.
+        ZonePresence.zoneMasses(
+            position: Point2D(x: 30, y: 5), xx: 1, xy: 0, yy: 1, floor: Self.outlined, into: &masses)
+        #expect(masses == [0, 0])
+
+        // A phone standing at the west wall, its dot 5 cm beyond it, with 2 m of spread: 0.77 of
+        // each position lies outside. Truncated it stays in a; without the outline "none" takes over.
+        let beyond = Point2D(x: -0.05, y: 5)
+        var held = ZonePresence(), unheld = ZonePresence()
+        var zones: Set<String?> = [], plainZones: Set<String?> = []
+        for t in 0..<60 {
+            zones.insert(
+                held.update(time: Double(t), position: beyond, xx: 4, xy: 0, yy: 4, floor: Self.outlined).zone)
+            plainZones.insert(
+                unheld.update(time: Double(t), position: beyond, xx: 4, xy: 0, yy: 4, floor: Self.floor).zone)
+        }
+        #expect(zones == ["a"])
+        #expect(plainZones.contains(nil))
+    }
 }
