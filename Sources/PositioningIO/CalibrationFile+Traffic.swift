@@ -37,9 +37,12 @@ extension CalibrationFile {
     public func models(for plan: FloorPlan) -> [BeaconIdentity: PathLossModel] {
         let keptAtPlan = Set(
             (beacons ?? []).filter { $0.fit.method == LearnedPathLoss.Source.plan.rawValue }.map(\.beacon))
+        let fits = fitsByBeacon
         var models: [BeaconIdentity: PathLossModel] = [:]
         for beacon in plan.beacons where !keptAtPlan.contains(beacon.identity) {
-            if let resolved = plan.resolvedBeacon(beacon.identity) { models[beacon.identity] = model(for: resolved) }
+            if let resolved = plan.resolvedBeacon(beacon.identity) {
+                models[beacon.identity] = model(for: resolved, own: fits[beacon.identity])
+            }
         }
         return models
     }

@@ -173,9 +173,23 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     /// without per-beacon fits (anonymous samples), the global fit; else the plan's P₀ and n
     /// with the global σ.
     public func model(for beacon: ResolvedBeacon) -> PathLossModel {
-        if let own = beacons?.first(where: { $0.beacon == beacon.identity }) { return own.fit.model }
+        model(for: beacon, own: beacons?.first(where: { $0.beacon == beacon.identity })?.fit)
+    }
+
+    /// ``model(for:)`` with the beacon's own fit already looked up in ``fitsByBeacon`` (nil:
+    /// the file has none): constant time, for looking up many beacons.
+    public func model(for beacon: ResolvedBeacon, own: Fit?) -> PathLossModel {
+        if let own { return own.model }
         if beacons?.isEmpty ?? true { return all.model }
         return PathLossModel(beacon, sigma: all.sigma)
+    }
+
+    /// Each beacon's first fit in the file, by identity (as ``model(for:)`` finds it): one pass,
+    /// so that looking every plan beacon up is linear rather than quadratic.
+    public var fitsByBeacon: [BeaconIdentity: Fit] {
+        var fits: [BeaconIdentity: Fit] = [:]
+        for entry in beacons ?? [] where fits[entry.beacon] == nil { fits[entry.beacon] = entry.fit }
+        return fits
     }
 
     /// The largest calibration file ``load(path:)`` reads, bytes (16 MiB, as for plans and

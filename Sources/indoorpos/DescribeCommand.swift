@@ -37,6 +37,14 @@ struct DescribeCommand: ParsableCommand {
 struct PlanDescription {
     let plan: FloorPlan
     let calibration: CalibrationFile?
+    /// The calibration's fits by beacon, looked up once (a plan of many beacons stays linear).
+    let fits: [BeaconIdentity: CalibrationFile.Fit]
+
+    init(plan: FloorPlan, calibration: CalibrationFile?) {
+        self.plan = plan
+        self.calibration = calibration
+        fits = calibration?.fitsByBeacon ?? [:]
+    }
 
     static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
@@ -131,10 +139,10 @@ struct PlanDescription {
             ? "plan defaults"
             : beacon.measuredPower != nil && beacon.pathLossExponent != nil ? "own" : "own and defaults"
         if let calibration, let resolved = plan.resolvedBeacon(id) {
-            let model = calibration.model(for: resolved)
+            let model = calibration.model(for: resolved, own: fits[id])
             power = model.measuredPower
             exponent = model.exponent
-            let individual = calibration.beacons?.contains { $0.beacon == id } ?? false
+            let individual = fits[id] != nil
             source =
                 individual
                 ? "calibrated"

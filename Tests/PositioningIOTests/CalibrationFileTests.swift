@@ -49,6 +49,20 @@ struct CalibrationFileTests {
         let anonymous = CalibrationFile(beacons: nil, all: loaded.all)
         #expect(anonymous.model(for: other) == loaded.all.model)
         #expect(!String(decoding: anonymous.jsonData(), as: UTF8.self).contains("beacons"))
+        // Looked up by identity once: the same models, the first fit of a beacon named twice.
+        let seventh = BeaconIdentity(uuid: uuid, major: 1, minor: 7)
+        var twice = loaded
+        var second = try #require(twice.beacons?.first { $0.beacon == seventh })
+        second.fit.measuredPower -= 10
+        twice.beacons?.append(second)
+        let fits = twice.fitsByBeacon
+        #expect(fits.count == 2 && fits[seventh] == loaded.beacons?.first { $0.beacon == seventh }?.fit)
+        let resolvedSeven = ResolvedBeacon(
+            identity: seventh, level: 0, position: Point3D(x: 0, y: 0, z: 0), measuredPower: -59, pathLossExponent: 2)
+        for beacon in [resolvedSeven, other] {
+            #expect(twice.model(for: beacon, own: fits[beacon.identity]) == twice.model(for: beacon))
+        }
+        #expect(twice.model(for: resolvedSeven) == seven)
     }
 
     @Test("the FORMATS.md example loads")
