@@ -37,4 +37,38 @@ struct DocumentedOutputTests {
         #expect(run.stdout.trimmingCharacters(in: .newlines) == doc.block)
         #expect(run.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == doc.summary)
     }
+
+    /// The first ```` ```text ```` block after `marker` in `page`.
+    static func textBlock(in page: String, after marker: String) -> String? {
+        guard let at = page.range(of: marker) else { return nil }
+        let rest = page[at.upperBound...]
+        guard let fence = rest.range(of: "```text\n") else { return nil }
+        let body = rest[fence.upperBound...]
+        guard let end = body.range(of: "\n```") else { return nil }
+        return String(body[..<end.lowerBound])
+    }
+
+    @Test("Docs/Guide/GettingStarted.md: the first positions, their first row and evaluate's table")
+    func gettingStarted() throws {
+        let page = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs/Guide/GettingStarted.md"), encoding: .utf8)
+        let rows = try #require(Self.textBlock(in: page, after: "`fixes.csv` has one row per device and second:"))
+        let table = try #require(Self.textBlock(in: page, after: "`evaluate` compares the positions"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("started-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let examples = Self.root.appendingPathComponent("Docs/Examples").path
+        let locate = try Tool.run(
+            [
+                "locate", "--plan", examples + "/office-plan.json", "--rssi", examples + "/office-rssi.csv",
+                "--calibration", examples + "/office-calibration.json", "--output", "fixes.csv"
+            ], directory: directory)
+        #expect(locate.status == 0)
+        let fixes = try String(contentsOf: directory.appendingPathComponent("fixes.csv"), encoding: .utf8)
+        #expect(fixes.split(separator: "\n").prefix(2).joined(separator: "\n") == rows)
+        let evaluate = try Tool.run(
+            ["evaluate", "--fixes", "fixes.csv", "--truth", examples + "/office-truth.csv"], directory: directory)
+        #expect(evaluate.status == 0)
+        #expect(evaluate.stdout.trimmingCharacters(in: .newlines) == table)
+    }
 }
