@@ -8,12 +8,13 @@ import Foundation
 /// probability mass mᵤ = P(x ∈ z), computed with a 5 × 5 Gauss–Hermite rule in the Cholesky
 /// frame of P (25 points x = μ + L ξ, L Lᵀ = P, weights the products of the one-dimensional
 /// rule's; exact for a polynomial of degree 9 in each axis, and a step at a zone's edge gets the
-/// mass within about a twentieth). A floor with an outline holds the phone (positions are kept
-/// inside it), so the masses are those of the position truncated to the outline: points outside
-/// it are left out and the rest renormalised, mᵤ = P(x ∈ z) / P(x ∈ outline). A position near an
-/// outer wall then does not count the part of its spread beyond the wall as "in no zone". The
-/// rest, 1 − Σ mᵤ, is "in no zone" (inside the outline but in none of its zones, or, with no
-/// point of the rule inside the outline, anywhere outside the zones).
+/// mass within about a twentieth). A floor with an outline holds the phone (the engine keeps
+/// positions inside it by default), so the masses are those of the position truncated to the
+/// outline: points outside it are left out and the rest renormalised,
+/// mᵤ = P(x ∈ z) / P(x ∈ outline). A position near an outer wall then does not count the part of
+/// its spread beyond the wall as "in no zone". The rest, 1 − Σ mᵤ, is "in no zone" (inside the
+/// outline but in none of its zones, or, with no point of the rule inside the outline, anywhere
+/// outside the zones).
 ///
 /// **Filter.** A hidden Markov model over the floor's zones and "none": over dt seconds the
 /// phone stays where it was with probability e^{−dt/τ}, τ = ``dwellTime``; otherwise it moves
