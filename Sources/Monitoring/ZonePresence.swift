@@ -96,8 +96,7 @@ public struct ZonePresence: Sendable, Hashable {
             for k in masses.indices { masses[k] = min(masses[k] / inside, 1) }
         } else {
             // No point inside the outline (a position outside it, as `--no-outline` allows):
-            // the masses untruncated.
-            for k in masses.indices { masses[k] = 0 }
+            // the masses untruncated (none was added above, so they start from zero).
             addMasses(position: position, cholesky: cholesky, floor: floor, within: nil, into: &masses)
         }
     }

@@ -103,16 +103,15 @@ struct PlanDescription {
         let own = plan.beacons.filter { $0.measuredPower != nil || $0.pathLossExponent != nil }.count
         var text = "calibration: \(own) of \(plan.beaconCount) beacon(s) carry their own values in the plan"
         if let calibration {
-            let known = Set(calibration.beacons?.map(\.beacon) ?? [])
-            let covered = plan.beacons.filter { known.contains($0.identity) }.count
+            let covered = plan.beacons.filter { fits[$0.identity] != nil }.count
             if let other = calibration.planMismatch(plan) {
                 // Every beacon keeps the plan's values (`CalibrationFile.model(for:)`); locate,
                 // monitor and calibrate refuse such a file.
                 text +=
-                    "; warning: the calibration file fits none of them (its \(known.count) beacon fit(s) are for "
+                    "; warning: the calibration file fits none of them (its \(fits.count) beacon fit(s) are for "
                     + "others, such as \(other)); check that it belongs to this plan: every beacon keeps the plan's "
                     + "values with the file's sigma (\(Self.f(calibration.all.sigma, 1)) dB), and locate refuses it"
-            } else if known.isEmpty || covered == plan.beaconCount {
+            } else if fits.isEmpty || covered == plan.beaconCount {
                 text +=
                     "; the calibration file fits \(covered) of them individually, the others take its overall fit "
                     + "(\(Self.f(calibration.all.measuredPower, 1)) dBm, n = \(Self.f(calibration.all.pathLossExponent)), "
