@@ -106,14 +106,16 @@ struct BeaconTable: Sendable {
         for slot in entries.indices {
             entries[slot].model = other.entries[slot].model
             entries[slot].isMeasured = other.entries[slot].isMeasured
+            entries[slot].uncertainty = other.entries[slot].uncertainty
         }
     }
 
     /// Puts a learned model in force for the beacon in `slot` (the configured sample σ, if
-    /// any, still wins).
-    mutating func setModel(_ model: PathLossModel, slot: Int) {
+    /// any, still wins), with how uncertain it is (the consider term's stated model error).
+    mutating func setModel(_ model: PathLossModel, uncertainty: PathLossUncertainty?, slot: Int) {
         entries[slot].model = Self.inForce(model, sampleSigma: sampleSigma)
         entries[slot].isMeasured = true
+        entries[slot].uncertainty = uncertainty
     }
 
     /// `model` as the engine uses it: σ replaced by the configured sample σ when set, and no

@@ -157,12 +157,16 @@ struct EpochContext: Sendable {
         adoptLearnedModels()
     }
 
-    /// The beacons learned from traffic get their learned models in the table; the learner
-    /// weighs the next samples with them.
+    /// The beacons learned from traffic get their learned models in the table, with their
+    /// standard errors as the models' stated uncertainty (the radius's consider term); the
+    /// learner weighs the next samples with them.
     private mutating func adoptLearnedModels() {
         guard var learner else { return }
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
-            beacons.setModel(estimate.model, slot: slot)
+            let uncertainty = PathLossUncertainty(
+                measuredPowerSigma: estimate.measuredPowerStandardError,
+                exponentSigma: estimate.exponentStandardError, correlation: estimate.correlation)
+            beacons.setModel(estimate.model, uncertainty: uncertainty, slot: slot)
         }
         statistics.learnedModelUpdates += 1
         learner.adoptEstimates()

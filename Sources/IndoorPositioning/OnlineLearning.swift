@@ -6,7 +6,9 @@
 /// device's estimated offset, to a `SiteCalibrator`. Every ``updateInterval`` seconds of
 /// input time the engine takes the calibrator's estimates for the beacons it has learned (at
 /// least `SiteCalibrator.Settings.minimumSamples` samples) and uses them from then on, for new
-/// and running devices alike. The engine stays deterministic: updates happen at fixed input
+/// and running devices alike, each with its standard errors as the model's stated uncertainty
+/// (the radius considers them, as ``PositioningEngine/Configuration/modelUncertainty`` would).
+/// The engine stays deterministic: updates happen at fixed input
 /// times, in push order.
 ///
 /// Online learning pairs samples with the causal (filtered) position of their epoch, which is

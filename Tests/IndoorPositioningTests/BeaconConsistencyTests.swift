@@ -54,11 +54,13 @@ struct BeaconConsistencyTests {
         var table = BeaconTable(plan: site.plan, calibration: [first: site.walk.configuration.model], sampleSigma: nil)
         let slot = try #require(table.slot(of: first)), other = try #require(table.slot(of: SimulatedSite.identity(1)))
         #expect(table[slot].isMeasured && !table[other].isMeasured)
-        table.setModel(site.walk.configuration.model, slot: other)
-        #expect(table[other].isMeasured)
+        let learned = PathLossUncertainty(measuredPowerSigma: 1.5, exponentSigma: 0.2, correlation: -0.8)
+        table.setModel(site.walk.configuration.model, uncertainty: learned, slot: other)
+        #expect(table[other].isMeasured && table[other].uncertainty == learned && table[slot].uncertainty == nil)
         var worker = BeaconTable(plan: site.plan, calibration: [:], sampleSigma: nil)
         #expect(!worker[slot].isMeasured && !worker[other].isMeasured)
         worker.copyModels(from: table)
         #expect(worker[slot].isMeasured && worker[other].isMeasured)
+        #expect(worker[other].uncertainty == learned && worker[slot].uncertainty == nil)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import IndoorPositioning
 import TestSupport
 import Testing
+
+@testable import IndoorPositioning
 
 /// Learning path-loss models from unlabeled traffic on simulated sites whose beacons differ
 /// from the plan's generic values, as real sites do.
@@ -297,6 +298,21 @@ struct OnlineLearningTests {
         let before = try #require(today.learnedModels), after = try #require(tomorrow.learnedModels)
         #expect(after.map(\.count) == before.map(\.count))
         #expect(after.contains { $0.source == .traffic })
+        // Each adopted model is in force with its standard errors as its stated uncertainty
+        // (the radius considers them); a beacon still at the plan's values states none.
+        for (slot, estimate) in after.enumerated() {
+            let entry = tomorrow.context.beacons[slot]
+            if estimate.source == .traffic {
+                let stated = try #require(entry.uncertainty)
+                #expect(stated.measuredPowerSigma == estimate.measuredPowerStandardError)
+                #expect(stated.exponentSigma == estimate.exponentStandardError)
+                #expect(stated.correlation == estimate.correlation)
+                #expect(stated.measuredPowerSigma > 0 && stated.exponentSigma > 0)
+                #expect(entry.model.exponent == estimate.model.exponent)
+            } else {
+                #expect(entry.uncertainty == nil)
+            }
+        }
         // The resumed engine positions the next walk with the learned models from its first
         // epoch, before its own first update (60 s): better than a new learning engine, which
         // starts from the plan's values (the site's beacons are off-plan).
