@@ -8,8 +8,7 @@
 /// least `SiteCalibrator.Settings.minimumSamples` samples) and uses them from then on, for new
 /// and running devices alike, each with its standard errors as the model's stated uncertainty
 /// (the radius considers them, as ``PositioningEngine/Configuration/modelUncertainty`` would).
-/// The engine stays deterministic: updates happen at fixed input
-/// times, in push order.
+/// The engine stays deterministic: updates happen at fixed input times, in push order.
 ///
 /// Online learning pairs samples with the causal (filtered) position of their epoch, which is
 /// less certain than the smoothed one the batch learner uses; the calibrator weighs each sample
