@@ -57,14 +57,15 @@ extension CalibrationFile {
     /// and n offset each other: the radius errs wide).
     public func uncertainties(for plan: FloorPlan) -> [BeaconIdentity: PathLossUncertainty] {
         var result: [BeaconIdentity: PathLossUncertainty] = [:]
-        // The entries ``models(for:)`` uses: plan beacons not kept at the plan's values.
-        for entry in beacons ?? []
-        where entry.fit.method != LearnedPathLoss.Source.plan.rawValue && plan.resolvedBeacon(entry.beacon) != nil {
-            guard let p = entry.fit.measuredPowerStandardError, let n = entry.fit.pathLossExponentStandardError,
+        // The fits ``models(for:)`` uses (each beacon's first): plan beacons not kept at the
+        // plan's values.
+        for (beacon, fit) in fitsByBeacon
+        where fit.method != LearnedPathLoss.Source.plan.rawValue && plan.resolvedBeacon(beacon) != nil {
+            guard let p = fit.measuredPowerStandardError, let n = fit.pathLossExponentStandardError,
                 p.isFinite, n.isFinite, p >= 0, n >= 0
             else { continue }
-            result[entry.beacon] = PathLossUncertainty(
-                measuredPowerSigma: p, exponentSigma: n, correlation: entry.fit.standardErrorCorrelation ?? 0)
+            result[beacon] = PathLossUncertainty(
+                measuredPowerSigma: p, exponentSigma: n, correlation: fit.standardErrorCorrelation ?? 0)
         }
         return result
     }

@@ -162,12 +162,9 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         return data + Data("\n".utf8)
     }
 
-    /// Per-beacon models for `locate --calibration`: each beacon's fit, keyed by identity.
-    public func beaconModels() -> [BeaconIdentity: PathLossModel] {
-        var models: [BeaconIdentity: PathLossModel] = [:]
-        for entry in beacons ?? [] { models[entry.beacon] = entry.fit.model }
-        return models
-    }
+    /// Per-beacon models for `locate --calibration`: each beacon's fit (its first, as
+    /// ``fitsByBeacon``), keyed by identity.
+    public func beaconModels() -> [BeaconIdentity: PathLossModel] { fitsByBeacon.mapValues(\.model) }
 
     /// The model to use for a plan beacon: its own fit when the file has one; else, for a file
     /// without per-beacon fits (anonymous samples), the global fit; else the plan's P₀ and n

@@ -63,6 +63,7 @@ struct CalibrationFileTests {
             #expect(twice.model(for: beacon, own: fits[beacon.identity]) == twice.model(for: beacon))
         }
         #expect(twice.model(for: resolvedSeven) == seven)
+        #expect(twice.beaconModels()[seventh] == seven && twice.beaconModels().count == 2)
     }
 
     @Test("the FORMATS.md example loads")
