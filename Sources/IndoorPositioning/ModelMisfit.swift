@@ -20,7 +20,11 @@ import LinearAlgebra
 /// method-of-moments estimate pooled over the beacons of the epoch with at least
 /// ``minimumEpochs`` epochs:
 ///
-///     σ_b² = max(0, mean_b (r̄ᵦ² − vᵦ)).
+///     σ_b² = max(0, mean_b (r̄ᵦ² − vᵦ)),
+///
+/// and at least what of its place's shadowing the phone still carries when the models came
+/// with a place variance (``PlaceShadowing``, `PositioningEngine.Configuration
+/// .placeShadowingVariance`): residuals of models fitted to the same traffic do not show it.
 ///
 /// Shadowing that lasts a few seconds makes consecutive residuals alike, so the independent
 /// sampling variance understates the mean's and σ_b² would lean high. vᵦ is therefore the

@@ -22,6 +22,10 @@ import Ranging
 ///     deff = 1 + (m̄ − 1) ρ,   m̄ = Σ m_c² / Σ m_c,
 ///
 /// with m_c the pairs in cell c. A standard error learned from the pairs is too small by √deff.
+///
+/// The between-cell component s²_between is itself reported (``placeVariance``): the variance of
+/// the error a place keeps, which the reported radius of a phone that stays there considers
+/// (``PlaceShadowing``).
 struct PlaceClusters: Sendable {
     /// The side of a cell, metres: within the decorrelation distance of indoor shadowing
     /// (Gudmundson's d_c of a few metres; 2 m is the shelves' field of
@@ -72,11 +76,19 @@ struct PlaceClusters: Sendable {
 
     /// The pooled intraclass correlation ρ of the residuals within a cell, 0...1 (0 when the
     /// pairs cannot tell: no cell with two pairs, or no two cells of a beacon).
-    var intraclassCorrelation: Double { intraclassCorrelation(slotSums) }
+    var intraclassCorrelation: Double { variance(slotSums)?.correlation ?? 0 }
 
-    private func intraclassCorrelation(
+    /// The variance of the places' own shadowing, s²_between, dB²: how far the mean residual
+    /// of one beacon at one place (device and cell) sits from the model, beyond what the
+    /// pairs' scatter within the cell explains. Nil when the pairs cannot tell (no cell with
+    /// two pairs, as from single scans, or no two cells of a beacon).
+    var placeVariance: Double? { variance(slotSums)?.between }
+
+    /// The one-way ANOVA of the residuals by cell within each beacon: s²_between and ρ; nil
+    /// when the pairs cannot tell.
+    private func variance(
         _ slots: (total: [Double], sums: [Double], squaredSizes: [Double], cells: [Int])
-    ) -> Double {
+    ) -> (between: Double, correlation: Double)? {
         var within = 0.0, between = 0.0, pairs = 0.0
         for cell in cells.values {
             within += cell.squares - cell.sum * cell.sum / cell.count
@@ -91,19 +103,20 @@ struct PlaceClusters: Sendable {
             sizeTerm += slots.squaredSizes[s] / slots.total[s]
         }
         let withinFreedom = pairs - groups, betweenFreedom = groups - beacons
-        guard withinFreedom > 0, betweenFreedom > 0 else { return 0 }
+        guard withinFreedom > 0, betweenFreedom > 0 else { return nil }
         let msw = max(within, 0) / withinFreedom, msb = max(between, 0) / betweenFreedom
         let n0 = (pairs - sizeTerm) / betweenFreedom
-        guard n0 > 0, msw.isFinite, msb.isFinite else { return 0 }
+        guard n0 > 0, msw.isFinite, msb.isFinite else { return nil }
         let component = max(0, (msb - msw) / n0)
         let rho = component / (component + msw)
-        return rho.isFinite ? min(max(rho, 0), 1) : 0
+        guard component.isFinite else { return nil }
+        return (component, rho.isFinite ? min(max(rho, 0), 1) : 0)
     }
 
     /// Each beacon's design effect 1 + (m̄ − 1) ρ, at least 1 (1 for a beacon without pairs).
     var designEffects: [Double] {
         let slots = slotSums
-        let rho = intraclassCorrelation(slots)
+        let rho = variance(slots)?.correlation ?? 0
         return (0..<slotCount).map { s in
             guard slots.total[s] > 0 else { return 1 }
             return max(1, 1 + (slots.squaredSizes[s] / slots.total[s] - 1) * rho)

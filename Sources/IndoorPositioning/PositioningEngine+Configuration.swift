@@ -141,6 +141,17 @@ extension PositioningEngine {
         /// misfit seen in the residuals stands for their error). Default empty.
         public var modelUncertainty: [BeaconIdentity: PathLossUncertainty] = [:]
 
+        /// The variance of the shadowing that belongs to a place, dB², considered in the radius
+        /// with ``considersModelMisfit``: each beacon's bias variance is at least σ_f² g(vτ/d_c),
+        /// what of a place's error a phone moving at the tracked speed v still carries over the
+        /// shadowing's correlation time τ (d_c = 2 m; g as `PlaceShadowing` gives it: 1 for a
+        /// still phone, about 2 d_c/(vτ) for a fast one). Models learned from traffic take most
+        /// of a place's error up, so the residuals at the tracked position no longer show it;
+        /// the learning measures it (``TrafficCalibration/Result/placeShadowingVariance``) and
+        /// `indoorpos locate` fills this from the calibration it positions with. Default 0 (the
+        /// residuals alone).
+        public var placeShadowingVariance = 0.0
+
         /// The loss through a wall that the plan leaves without one (no `attenuation` on the
         /// wall and no `wallAttenuation` in its defaults), dB: what self-calibration learned
         /// (``TrafficCalibration/Result/wallAttenuation``). Nil: the standard
@@ -215,6 +226,10 @@ extension PositioningEngine {
             try learning?.validate()
             if let wallAttenuation, !(wallAttenuation.isFinite && (0...40).contains(wallAttenuation)) {
                 throw .invalidConfiguration("wallAttenuation must be in 0...40 dB, got \(wallAttenuation)")
+            }
+            guard placeShadowingVariance.isFinite, (0...900).contains(placeShadowingVariance) else {
+                throw .invalidConfiguration(
+                    "placeShadowingVariance must be in 0...900 dB² (a 30-dB spread), got \(placeShadowingVariance)")
             }
             guard lag.isFinite, lag >= 0, lag <= 3600 else {
                 throw .invalidConfiguration("lag must be between 0 and 3600 s, got \(lag)")

@@ -149,6 +149,14 @@ public struct TrafficCalibration: Sendable {
         /// ``PositioningEngine/Configuration/wallAttenuation``); nil when the plan gives every
         /// wall's loss, has no walls, or the starting models were kept.
         public var wallAttenuation: Double?
+        /// The variance of each place's own shadowing under the kept models, dB²: how far one
+        /// beacon's mean residual at one place (a device in a ``PlaceClusters`` cell, 2 m square)
+        /// sits from its model beyond the scatter of the readings there (the one-way ANOVA's
+        /// between-cell component). A phone that stays in a place keeps that error; it is the
+        /// engine's ``PositioningEngine/Configuration/placeShadowingVariance``. Nil when the
+        /// starting models were kept, or when no place was heard twice by one device (single
+        /// scans), so that the places' error cannot be told from the readings' scatter.
+        public var placeShadowingVariance: Double?
 
         /// The learned models to give the engine (`PositioningEngine(plan:calibration:)`): the
         /// beacons learned from traffic, plus the given calibration's for the others.
@@ -211,7 +219,7 @@ public struct TrafficCalibration: Sendable {
         var best = (
             round: 0, models: models, score: startScore, estimates: [LearnedPathLoss]?.none,
             calibrator: calibrator, effects: effects, wallAttenuation: site.configuration.wallAttenuation,
-            designEffects: [Double]()
+            clusters: PlaceClusters?.none
         )
         var rounds: [Round] = []
         var converged = false
@@ -272,12 +280,12 @@ public struct TrafficCalibration: Sendable {
                     index: index, pairedSamples: paired.pairs.count, unplacedSamples: paired.unplaced,
                     largestChange: largest, score: score, estimates: estimates))
             if score > best.score + settings.minimumScoreGain {
-                let designEffects = Self.designEffects(
+                let clusters = Self.placeClusters(
                     paired.pairs, walls: walls, loss: site.configuration.wallAttenuation ?? 0, calibrator: calibrator,
                     effects: effects)
                 best = (
                     index, next, score, estimates, calibrator, effects, site.configuration.wallAttenuation,
-                    designEffects
+                    clusters
                 )
             } else if index - best.round >= settings.patience {
                 converged = true
@@ -294,10 +302,11 @@ public struct TrafficCalibration: Sendable {
         let estimates: [LearnedPathLoss]
         if let learned = best.estimates {
             // The standard errors of samples that repeat their place's shadowing (``PlaceClusters``).
+            let designEffects = best.clusters?.designEffects ?? []
             estimates = learned.enumerated().map { slot, estimate in
-                guard estimate.source == .traffic, slot < best.designEffects.count else { return estimate }
+                guard estimate.source == .traffic, slot < designEffects.count else { return estimate }
                 var widened = estimate
-                let factor = best.designEffects[slot].squareRoot()
+                let factor = designEffects[slot].squareRoot()
                 widened.measuredPowerStandardError *= factor
                 widened.exponentStandardError *= factor
                 return widened
@@ -311,17 +320,19 @@ public struct TrafficCalibration: Sendable {
             rounds: rounds, converged: converged, keptRound: best.round, startScore: startScore,
             deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) },
             deviceOffsetSpread: best.effects.spread,
-            wallAttenuation: learnsWalls && best.estimates != nil ? best.wallAttenuation : nil, initial: calibration)
+            wallAttenuation: learnsWalls && best.estimates != nil ? best.wallAttenuation : nil,
+            placeShadowingVariance: best.estimates == nil ? nil : best.clusters?.placeVariance,
+            initial: calibration)
     }
 
-    /// Each calibrator slot's design effect (``PlaceClusters``) from the pairs' residuals under
-    /// the calibrator's models (as ``SiteCalibrator/prediction(slot:model:receiver:xx:xy:yy:)``
-    /// gives them to the fit), the devices' offsets and the walls' loss (`loss` dB for each wall
-    /// the plan leaves without one).
-    static func designEffects(
+    /// The pairs' residuals clustered by place (``PlaceClusters``: each slot's design effect,
+    /// the places' shadowing variance) under the calibrator's models (as
+    /// ``SiteCalibrator/prediction(slot:model:receiver:xx:xy:yy:)`` gives them to the fit), the
+    /// devices' offsets and the walls' loss (`loss` dB for each wall the plan leaves without one).
+    static func placeClusters(
         _ pairs: [TrafficPairs.Pair], walls: [(given: Double, count: Double)], loss: Double,
         calibrator: SiteCalibrator, effects: DeviceEffects
-    ) -> [Double] {
+    ) -> PlaceClusters {
         var clusters = PlaceClusters(slotCount: calibrator.beacons.count)
         for (i, pair) in pairs.enumerated() {
             let slot = Int(pair.slot)
@@ -332,7 +343,7 @@ public struct TrafficCalibration: Sendable {
             let residual = rssi - effects.offsets[Int(pair.device)] - expected
             clusters.add(slot: slot, device: Int(pair.device), receiver: pair.receiver, residual: residual)
         }
-        return clusters.designEffects
+        return clusters
     }
 
     /// The loss through one wall that best explains the pairs' residuals, dB (0–40): the

@@ -18,15 +18,24 @@ extension CalibrationFile {
     /// The calibration JSON of models learned from traffic: one entry per plan beacon (learned,
     /// or kept at the plan's values and marked `"method": "plan"`), and `all` the model fitted to
     /// every beacon's samples together (or, with no samples, the mean prior).
-    public init(learned: [LearnedPathLoss], pooled: LearnedPathLoss?) {
+    /// `placeShadowingVariance` (dB², `TrafficCalibration.Result.placeShadowingVariance`) is
+    /// written as `placeShadowingSigma`, rounded to 0.01 dB.
+    public init(learned: [LearnedPathLoss], pooled: LearnedPathLoss?, placeShadowingVariance: Double? = nil) {
         let generic = PlanDefaults()
         self.init(
             beacons: learned.map { BeaconFit(beacon: $0.beacon, fit: Fit($0)) },
             all: (pooled ?? learned.first).map(Fit.init)
                 ?? Fit(
                     measuredPower: generic.measuredPower, pathLossExponent: generic.pathLossExponent,
-                    sigma: PathLossModel.defaultSigma, count: 0, method: "plan"))
+                    sigma: PathLossModel.defaultSigma, count: 0, method: "plan"),
+            placeShadowingSigma: placeShadowingVariance.flatMap { v in
+                v.isFinite && v >= 0 ? Fit.round(min(v.squareRoot(), 30), 100) : nil
+            })
     }
+
+    /// ``placeShadowingSigma`` squared, dB², for
+    /// `PositioningEngine.Configuration.placeShadowingVariance` (0 when the file has none).
+    public var placeShadowingVariance: Double { placeShadowingSigma.map { $0 * $0 } ?? 0 }
 }
 
 extension CalibrationFile {

@@ -119,11 +119,18 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     public var beacons: [BeaconFit]?
     /// The fit over every sample.
     public var all: Fit
+    /// The standard deviation of the shadowing that belongs to a place, dB, from models learned
+    /// from traffic (`TrafficCalibration.Result.placeShadowingVariance`, its square root): what a
+    /// phone that stays in one place keeps of its error, which the reported radius considers
+    /// (`PositioningEngine.Configuration.placeShadowingVariance`). Optional; written by
+    /// `calibrate --from-traffic`.
+    public var placeShadowingSigma: Double?
 
     /// A file from its parts.
-    public init(beacons: [BeaconFit]?, all: Fit) {
+    public init(beacons: [BeaconFit]?, all: Fit, placeShadowingSigma: Double? = nil) {
         self.beacons = beacons
         self.all = all
+        self.placeShadowingSigma = placeShadowingSigma
     }
 
     /// The file for a calibration report. `beacons` is nil when no sample named a beacon. A
@@ -301,6 +308,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
 
     private func validate(label: String) throws(CalibrationFileError) {
         try Self.validate(all, at: "all", label: label)
+        if let sigma = placeShadowingSigma, !(sigma.isFinite && (0...30).contains(sigma)) {
+            throw .invalidValue(
+                path: label, jsonPath: "placeShadowingSigma",
+                detail: "\(sigma) is not a standard deviation in dB from 0 to 30")
+        }
         var seen: Set<BeaconIdentity> = []
         for (index, entry) in (beacons ?? []).enumerated() {
             let path = "beacons[\(index)]"

@@ -51,7 +51,8 @@ public struct SelfCalibration: Sendable {
         result = try TrafficCalibration.learn(
             samples, plan: plan, calibration: initial,
             configuration: configuration, settings: settings)
-        file = CalibrationFile(learned: result.estimates, pooled: result.pooled)
+        file = CalibrationFile(
+            learned: result.estimates, pooled: result.pooled, placeShadowingVariance: result.placeShadowingVariance)
         counts = reader.counts
         self.plan = plan
         let known = Set(plan.beacons.map(\.identity))

@@ -62,6 +62,7 @@ struct ModelOptions: ParsableArguments {
         if learnOnline { configuration.learning = OnlineLearning() }
         guard selfCalibrate else {
             configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
+            configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
             return file?.models(for: plan) ?? [:]
         }
         var learning = configuration
@@ -71,6 +72,7 @@ struct ModelOptions: ParsableArguments {
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
         configuration.wallAttenuation = learned.result.wallAttenuation
         configuration.modelUncertainty = learned.uncertainties
+        configuration.placeShadowingVariance = learned.file.placeShadowingVariance
         if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }

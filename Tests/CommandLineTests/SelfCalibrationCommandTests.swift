@@ -29,6 +29,8 @@ struct SelfCalibrationCommandTests {
             #expect(entry.fit.measuredPower.isFinite && entry.fit.pathLossExponent > 0)
         }
         #expect(fits.contains { $0.fit.method == "traffic" })
+        // The places' own shadowing, learned with the models, for the radius.
+        #expect(file.placeShadowingSigma.map { $0 > 0 && $0 <= 30 } == true)
         // Locating with the written file, and the device-offset prior the summary prints (the
         // sample's three phones), gives what --self-calibrate gives in one command.
         let prior = try #require(Self.offsetPrior(learned.stderr), "\(learned.stderr)")

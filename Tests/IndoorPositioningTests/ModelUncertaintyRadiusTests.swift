@@ -60,7 +60,7 @@ struct ModelUncertaintyRadiusTests {
     @Test(
         "place clusters: a phone held at 5 points, each point's shadowing kept, has ρ near the share the places hold and a design effect near 1 + (m − 1) ρ; a walk with fresh shadowing every sample has none"
     )
-    func designEffect() {
+    func designEffect() throws {
         var generator = SeededGenerator(seed: 5)
         var still = PlaceClusters(slotCount: 3)
         var walking = PlaceClusters(slotCount: 3)
@@ -89,10 +89,22 @@ struct ModelUncertaintyRadiusTests {
         #expect(effects.allSatisfy { $0 > 40 && $0 < 110 })
         #expect(walking.intraclassCorrelation < 0.05)
         #expect(walking.designEffects.allSatisfy { $0 < 2 })
+        // The places' own variance is the fixed field's 16 dB². Its estimate has 12 degrees of
+        // freedom (15 beacon-places less 3 beacons): χ²₁₂/12 lies in 0.30–2.18 with 98 %
+        // probability. The walk's is 0 within about 0.1 dB² (36 between-cell degrees of
+        // freedom, 40 pairs a cell).
+        print(
+            String(
+                format: "place variance: still %.1f dB² (true 16), walk %.2f dB²", still.placeVariance ?? -1,
+                walking.placeVariance ?? -1))
+        let field = try #require(still.placeVariance)
+        #expect(field >= 0.3 * 16 && field <= 2.18 * 16)
+        #expect(try #require(walking.placeVariance) < 1)
         // Nothing to tell: no pairs at all, or non-finite input, gives 1 and no NaN.
         var empty = PlaceClusters(slotCount: 2)
         empty.add(slot: 0, device: 0, receiver: Point3D(x: .nan, y: 0, z: 0), residual: 1)
         empty.add(slot: 5, device: 0, receiver: Point3D(x: 0, y: 0, z: 0), residual: 1)
         #expect(empty.designEffects == [1, 1])
+        #expect(empty.placeVariance == nil)
     }
 }

@@ -225,4 +225,32 @@ struct CalibrationFileTests {
             "\(error)".contains("standardErrorCorrelation") && "\(error)".contains("c.json")
         }
     }
+
+    @Test(
+        "placeShadowingSigma: written only when given, read back as the engine's place variance (its square), refused outside 0...30 dB by name"
+    )
+    func placeShadowingSigma() throws {
+        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
+        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("placeShadowingSigma"))
+        #expect(plain.placeShadowingVariance == 0)
+        var file = plain
+        file.placeShadowingSigma = 2.5
+        let text = String(decoding: file.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"placeShadowingSigma\" : 2.5"))
+        let loaded = try CalibrationFile(data: Data(text.utf8))
+        #expect(loaded == file && loaded.placeShadowingVariance == 6.25)
+        for bad in ["-1", "31", "\"x\""] {
+            let json = text.replacingOccurrences(
+                of: "\"placeShadowingSigma\" : 2.5", with: "\"placeShadowingSigma\" : \(bad)")
+            #expect {
+                try CalibrationFile(data: Data(json.utf8), label: "c.json")
+            } throws: { error in
+                "\(error)".contains("placeShadowingSigma") && "\(error)".contains("c.json")
+            }
+        }
+        // From learned models: the variance's square root, rounded to 0.01 dB.
+        let learned = CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: 10)
+        #expect(learned.placeShadowingSigma == 3.16)
+        #expect(CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: .nan).placeShadowingSigma == nil)
+    }
 }
