@@ -263,6 +263,8 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         }
         // Integers that JSONDecoder refuses without a path (a `count` of 1.5).
         try Self.checkIntegers(document, label: label)
+        // A misspelled key that JSONDecoder would skip (`measuredPowr`).
+        try Self.checkKeys(data, label: label)
         let file: CalibrationFile
         do {
             file = try JSONDecoder().decode(CalibrationFile.self, from: data)
@@ -303,6 +305,36 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             default: detail = error.description
             }
             throw .invalidValue(path: label, jsonPath: error.path, detail: detail)
+        }
+    }
+
+    /// The keys of a fit (`all`, and each entry of `beacons` beside `uuid`, `major`, `minor`).
+    static let fitKeys = [
+        "measuredPower", "pathLossExponent", "sigma", "count", "measuredPowerStandardError",
+        "pathLossExponentStandardError", "method", "standardErrorCorrelation"
+    ]
+
+    /// Refuses a key close to a known one (`JSONKeySpelling`), which decoding would ignore,
+    /// naming its JSON path and the key meant; other unknown keys are annotations (`note`,
+    /// `comment`), as in the plan and the regions file.
+    private static func checkKeys(_ data: Data, label: String) throws(CalibrationFileError) {
+        do throws(JSONError) {
+            guard let top = try? JSONElement.parse(data).object() else { return }
+            try top.rejectMisspelledKeys(known: ["beacons", "all", "placeShadowingSigma"])
+            if let all = try? top.optional("all")?.object() { try all.rejectMisspelledKeys(known: fitKeys) }
+            for entry in (try? top.optional("beacons")?.array()) ?? [] {
+                guard let members = try? entry.object() else { continue }
+                try members.rejectMisspelledKeys(known: fitKeys + ["uuid", "major", "minor"])
+            }
+        } catch {
+            if case .misspelledKey(let path, let key, let suggestion) = error {
+                throw .invalidValue(
+                    path: label, jsonPath: path,
+                    detail:
+                        "unknown key \(key.quotedForMessage()); did you mean \(suggestion.quotedForMessage())? "
+                        + "(a misspelled key would be ignored)")
+            }
+            throw .invalidJSON(path: label, detail: error.description)
         }
     }
 

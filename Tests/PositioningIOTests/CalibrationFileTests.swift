@@ -253,4 +253,28 @@ struct CalibrationFileTests {
         #expect(learned.placeShadowingSigma == 3.16)
         #expect(CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: .nan).placeShadowingSigma == nil)
     }
+
+    @Test(
+        "a key close to a known one is refused with its path and the key meant, at the top, in all and in a beacon's entry; annotations pass"
+    )
+    func misspelledKeys() throws {
+        let good = String(
+            decoding: CalibrationFile(report: try report(), samplesNameBeacons: true).jsonData(), as: UTF8.self)
+        for (from, to, path, meant) in [
+            ("\"all\" :", "\"beacon\" : [], \"all\" :", "beacon", "beacons"),
+            ("\"all\" : {", "\"all\" : { \"measuredPowr\" : 1,", "all.measuredPowr", "measuredPower"),
+            ("\"beacons\" : [\n    {", "\"beacons\" : [\n    { \"minr\" : 3,", "beacons[0].minr", "minor")
+        ] {
+            let json = good.replacingOccurrences(of: from, with: to)
+            #expect(json != good)
+            #expect {
+                try CalibrationFile(data: Data(json.utf8), label: "c.json")
+            } throws: { error in
+                "\(error)".hasPrefix("c.json: \(path): unknown key") && "\(error)".contains("did you mean \"\(meant)\"")
+            }
+        }
+        let annotated = good.replacingOccurrences(of: "\"all\" :", with: "\"note\" : \"survey of May\", \"all\" :")
+        #expect(annotated != good)
+        #expect(try CalibrationFile(data: Data(annotated.utf8)) == CalibrationFile(data: Data(good.utf8)))
+    }
 }
