@@ -118,6 +118,12 @@ public struct SelfCalibration: Sendable {
             result.keptRound > 0
             ? "  kept the models of round \(result.keptRound)\n"
             : "  no round predicted the traffic better than the starting models: they are kept\n"
+        if let sigma = file.placeShadowingSigma {
+            text += String(
+                format:
+                    "  shadowing a place keeps: %.2f dB (placeShadowingSigma; the radius of a phone that stays counts it)\n",
+                sigma)
+        }
         if let loss = result.wallAttenuation {
             text += String(format: "  walls the plan gives no loss: learned %.1f dB per wall\n", loss)
         }

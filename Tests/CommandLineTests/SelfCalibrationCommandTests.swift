@@ -30,7 +30,11 @@ struct SelfCalibrationCommandTests {
         }
         #expect(fits.contains { $0.fit.method == "traffic" })
         // The places' own shadowing, learned with the models, for the radius.
-        #expect(file.placeShadowingSigma.map { $0 > 0 && $0 <= 30 } == true)
+        let placeSigma = try #require(file.placeShadowingSigma)
+        #expect(placeSigma > 0 && placeSigma <= 30)
+        #expect(
+            learned.stderr.contains(String(format: "shadowing a place keeps: %.2f dB (placeShadowingSigma", placeSigma))
+        )
         // Locating with the written file, and the device-offset prior the summary prints (the
         // sample's three phones), gives what --self-calibrate gives in one command.
         let prior = try #require(Self.offsetPrior(learned.stderr), "\(learned.stderr)")
