@@ -150,9 +150,9 @@ public struct TrafficCalibration: Sendable {
         /// wall's loss, has no walls, or the starting models were kept.
         public var wallAttenuation: Double?
         /// The variance of each place's own shadowing under the kept models, dB²: how far one
-        /// beacon's mean residual at one place (a device in a ``PlaceClusters`` cell, 2 m square)
-        /// sits from its model beyond the scatter of the readings there (the one-way ANOVA's
-        /// between-cell component). A phone that stays in a place keeps that error; it is the
+        /// beacon's mean residual at one place (a device in a 2-m square cell) sits from its
+        /// model beyond the scatter of the readings there (the one-way ANOVA's between-cell
+        /// component). A phone that stays in a place keeps that error; it is the
         /// engine's ``PositioningEngine/Configuration/placeShadowingVariance``. Nil when the
         /// starting models were kept, or when no place was heard twice by one device (single
         /// scans), so that the places' error cannot be told from the readings' scatter.
