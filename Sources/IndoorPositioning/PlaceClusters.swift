@@ -80,9 +80,21 @@ struct PlaceClusters: Sendable {
 
     /// The variance of the places' own shadowing, s²_between, dB²: how far the mean residual
     /// of one beacon at one place (device and cell) sits from the model, beyond what the
-    /// pairs' scatter within the cell explains. Nil when the pairs cannot tell (no cell with
-    /// two pairs, as from single scans, or no two cells of a beacon).
-    var placeVariance: Double? { variance(slotSums)?.between }
+    /// pairs' scatter within the cell explains. Where no device heard a place twice (single
+    /// scans), a place is the cell alone, across devices: the field belongs to the place, and
+    /// the scans of other phones there are its replicates. Nil when even that cannot tell (no
+    /// cell with two pairs, or no two cells of a beacon).
+    var placeVariance: Double? {
+        if let own = variance(slotSums)?.between { return own }
+        var shared = PlaceClusters(slotCount: slotCount)
+        for (key, cell) in cells {
+            let place = Key(slot: key.slot, device: 0, x: key.x, y: key.y)
+            shared.cells[place, default: Cell()].count += cell.count
+            shared.cells[place]!.sum += cell.sum
+            shared.cells[place]!.squares += cell.squares
+        }
+        return shared.variance(shared.slotSums)?.between
+    }
 
     /// The one-way ANOVA of the residuals by cell within each beacon: s²_between and ρ; nil
     /// when the pairs cannot tell.

@@ -154,8 +154,9 @@ public struct TrafficCalibration: Sendable {
         /// model beyond the scatter of the readings there (the one-way ANOVA's between-cell
         /// component). A phone that stays in a place keeps that error; it is the
         /// engine's ``PositioningEngine/Configuration/placeShadowingVariance``. Nil when the
-        /// starting models were kept, or when no place was heard twice by one device (single
-        /// scans), so that the places' error cannot be told from the readings' scatter.
+        /// starting models were kept, or when no 2-m cell was heard twice, so that the places'
+        /// error cannot be told from the readings' scatter (single scans count a cell's scans
+        /// by other phones as its replicates).
         public var placeShadowingVariance: Double?
 
         /// The learned models to give the engine (`PositioningEngine(plan:calibration:)`): the

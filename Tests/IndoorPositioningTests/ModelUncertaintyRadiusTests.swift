@@ -106,5 +106,24 @@ struct ModelUncertaintyRadiusTests {
         empty.add(slot: 5, device: 0, receiver: Point3D(x: 0, y: 0, z: 0), residual: 1)
         #expect(empty.designEffects == [1, 1])
         #expect(empty.placeVariance == nil)
+        // Single scans: one pair per device and cell. Forty phones scan at each of five places
+        // whose own field is 16 dB², with 2 dB of their own: no device hears a place twice, so
+        // the places' variance comes from the cells across devices (4 degrees of freedom per
+        // beacon, 12 in all: the same 98 % band).
+        var scans = PlaceClusters(slotCount: 3)
+        for slot in 0..<3 {
+            for (p, (x, y)) in points.enumerated() {
+                let field = generator.gaussian(sigma: 4)
+                for phone in 0..<40 {
+                    let receiver = Point3D(x: x + 0.1 * generator.gaussian(sigma: 1), y: y, z: 1)
+                    scans.add(
+                        slot: slot, device: 40 * p + phone, receiver: receiver,
+                        residual: field + generator.gaussian(sigma: 2))
+                }
+            }
+        }
+        let shared = try #require(scans.placeVariance)
+        #expect(shared >= 0.3 * 16 && shared <= 2.18 * 16)
+        #expect(scans.intraclassCorrelation == 0)
     }
 }
