@@ -652,11 +652,10 @@ struct DeviceTrack: Sendable {
         // every beacon is the offset's.
         let common = withOffset && weightSum > 0 ? residualSum / weightSum : 0
         // At least what of its place's shadowing the phone still carries (``PlaceShadowing``).
-        let speed = (estimate.velocity.x * estimate.velocity.x + estimate.velocity.y * estimate.velocity.y).squareRoot()
         let place = PlaceShadowing(variance: context.configuration.placeShadowingVariance)
         let biasVariance = max(
             misfit.biasVariance(over: misfitSlots),
-            place.biasVariance(speed: speed, over: context.configuration.shadowing.correlationTime))
+            place.biasVariance(speed: estimate.speed, over: context.configuration.shadowing.correlationTime))
         let consecutive = 1.5 * context.configuration.epoch
         for slot in misfitSlots {
             misfit.record(slot: slot, residual: residuals[slot] - common, time: time, consecutive: consecutive)

@@ -322,7 +322,8 @@ public struct TrafficCalibration: Sendable {
             deviceOffsets: zip(site.unpaired.devices, best.effects.offsets).map { ($0, $1) },
             deviceOffsetSpread: best.effects.spread,
             wallAttenuation: learnsWalls && best.estimates != nil ? best.wallAttenuation : nil,
-            placeShadowingVariance: best.estimates == nil ? nil : best.clusters?.placeVariance,
+            // Clusters are kept only with a round's models, so none when the start was kept.
+            placeShadowingVariance: best.clusters?.placeVariance,
             initial: calibration)
     }
 

@@ -264,7 +264,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
         // Integers that JSONDecoder refuses without a path (a `count` of 1.5).
         try Self.checkIntegers(document, label: label)
         // A misspelled key that JSONDecoder would skip (`measuredPowr`).
-        try Self.checkKeys(data, label: label)
+        try Self.checkKeys(document, label: label)
         let file: CalibrationFile
         do {
             file = try JSONDecoder().decode(CalibrationFile.self, from: data)
@@ -317,9 +317,9 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     /// Refuses a key close to a known one (`JSONKeySpelling`), which decoding would ignore,
     /// naming its JSON path and the key meant; other unknown keys are annotations (`note`,
     /// `comment`), as in the plan and the regions file.
-    private static func checkKeys(_ data: Data, label: String) throws(CalibrationFileError) {
+    private static func checkKeys(_ document: JSONValue, label: String) throws(CalibrationFileError) {
         do throws(JSONError) {
-            guard let top = try? JSONElement.parse(data).object() else { return }
+            guard let top = try? JSONElement(JSONNode(value: document, path: "")).object() else { return }
             try top.rejectMisspelledKeys(known: ["beacons", "all", "placeShadowingSigma"])
             if let all = try? top.optional("all")?.object() { try all.rejectMisspelledKeys(known: fitKeys) }
             for entry in (try? top.optional("beacons")?.array()) ?? [] {

@@ -13,7 +13,8 @@ import Foundation
 public struct JSONElement: Sendable {
     let node: JSONNode
 
-    init(_ node: JSONNode) { self.node = node }
+    /// The element of an already parsed node (the package's other readers, which parse once).
+    package init(_ node: JSONNode) { self.node = node }
 
     /// Parses a whole document (UTF-8, RFC 8259, duplicate keys rejected).
     /// - Throws: ``JSONError/malformedJSON(detail:)`` with line and column.
