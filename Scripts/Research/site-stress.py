@@ -3,7 +3,7 @@
 located by the weighted centroid (Scripts/reference/pipelines.py) and by `indoorpos locate`
 with the plan's generic values and with `--self-calibrate`; RMSE and honesty per site.
 
-    site-stress.py [OUTPUT_DIR] [--seed N] [--sites a,b,…]
+    site-stress.py [OUTPUT_DIR] [--seed N] [--sites a,b,…] [--modes causal,lag,smooth]
 
 BIN=path/to/indoorpos picks the binary (default: the release build, built if missing). The
 plan every site is located with says only what an installer knows: beacon positions and the
@@ -25,6 +25,10 @@ generic −59 dBm at 1 m, n = 2. What the radio does differs per site:
   each its own device, phones in three groups 8 dB apart: a site like uji-geo.
 - `floor`: n ~ U(2.8, 3.6) with a receiver sensitivity of −88 dBm (far beacons unheard, the
   ones heard biased strong), 20 beacons on a grid.
+
+`--modes` picks how `locate` reports (default `causal`): `lag` adds `--lag 3` (each position 3 s
+late, refined by the samples in between) and `smooth` adds `--smooth`; each mode after the first
+gets its own row per site, named with the option. The centroid has no such modes and is repeated.
 
 Readings are rounded to whole dBm, as phones report them, and each advertisement is lost with
 probability 0.3. The truth serves only to score (Scripts/reference/evaluate.py); nothing here
@@ -282,15 +286,25 @@ def score(fixes, truth):
     return overall["rmse"], f"{100 * overall['honesty']:.0f} %"
 
 
+MODES = {"causal": [], "lag": ["--lag", "3"], "smooth": ["--smooth"]}
+MODE_LABELS = {"causal": "", "lag": ", `--lag 3`", "smooth": ", `--smooth`"}
+
+
 def main():
     args = sys.argv[1:]
     seed, names, out = 1, ["model", "spread", "ceiling", "walls", "shelves", "static", "room", "floor", "scans"], ".build/site-stress"
+    modes = ["causal"]
     while args:
         a = args.pop(0)
         if a == "--seed":
             seed = int(args.pop(0))
         elif a == "--sites":
             names = args.pop(0).split(",")
+        elif a == "--modes":
+            modes = args.pop(0).split(",")
+            unknown = [m for m in modes if m not in MODES]
+            if unknown or not modes:
+                raise SystemExit(f"site-stress.py: --modes takes {', '.join(MODES)}, got {','.join(modes)}")
         else:
             out = a
     bin_path = simulated_files.binary()
@@ -306,15 +320,17 @@ def main():
         subprocess.run([sys.executable, os.path.join(SCRIPTS, "reference", "pipelines.py"), "--plan", plan,
                         "--rssi", rssi, "--pipeline", "centroid", "--output", centroid], check=True,
                        stderr=subprocess.DEVNULL)
-        rows = {}
-        for label, extra in (("plan", []), ("online", ["--learn-online"]), ("learned", ["--self-calibrate"])):
-            fixes = os.path.join(directory, f"{label}.csv")
-            subprocess.run([bin_path, "locate", "--plan", plan, "--rssi", rssi, "--quiet", "--output", fixes] + extra,
-                           check=True)
-            rows[label] = score(fixes, truth_csv)
         c = score(centroid, truth_csv)
-        cells = " | ".join(f"{rows[k][0]:.2f} ({rows[k][1]})" for k in ("plan", "online", "learned"))
-        print(f"| {name} | {count} | {c[0]:.2f} ({c[1]}) | {cells} |", flush=True)
+        for mode in modes:
+            rows = {}
+            for label, extra in (("plan", []), ("online", ["--learn-online"]), ("learned", ["--self-calibrate"])):
+                suffix = "" if mode == "causal" else f"-{mode}"
+                fixes = os.path.join(directory, f"{label}{suffix}.csv")
+                subprocess.run([bin_path, "locate", "--plan", plan, "--rssi", rssi, "--quiet", "--output", fixes]
+                               + extra + MODES[mode], check=True)
+                rows[label] = score(fixes, truth_csv)
+            cells = " | ".join(f"{rows[k][0]:.2f} ({rows[k][1]})" for k in ("plan", "online", "learned"))
+            print(f"| {name}{MODE_LABELS[mode]} | {count} | {c[0]:.2f} ({c[1]}) | {cells} |", flush=True)
 
 
 if __name__ == "__main__":

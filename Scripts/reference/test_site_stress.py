@@ -9,6 +9,7 @@ import importlib.util
 import json
 import math
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -105,6 +106,15 @@ class SiteStressTests(unittest.TestCase):
         self.assertAlmostEqual(float(np.std(values)), sigma, delta=0.15 * sigma)
         self.assertGreater(np.corrcoef(np.array(near).T)[0, 1], 0.9)
         self.assertLess(abs(np.corrcoef(np.array(far).T)[0, 1]), 0.3)
+
+    def test_unknown_mode_is_refused_by_name(self):
+        script = os.path.join(HERE, "..", "Research", "site-stress.py")
+        with tempfile.TemporaryDirectory() as directory:
+            run = subprocess.run([sys.executable, script, directory, "--modes", "causal,later"],
+                                 capture_output=True, text=True)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("--modes takes causal, lag, smooth, got causal,later", run.stderr)
+        self.assertEqual(run.stdout, "")
 
 
 if __name__ == "__main__":
