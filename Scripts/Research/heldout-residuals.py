@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import csv
-import json
 import math
 import os
 import subprocess
@@ -32,10 +31,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "reference"))
 
 import simulated_files  # noqa: E402  (the binary: BIN or the release build)
+from common import apply_calibration, identity, load_plan  # noqa: E402
 
 
 def key_of(row):
-    return row["uuid"].upper(), int(row["major"]), int(row["minor"])
+    return identity(row["uuid"], int(row["major"]), int(row["minor"]))
 
 
 def main():
@@ -44,16 +44,9 @@ def main():
     plan_path, rssi_path, calibration_path = sys.argv[1:4]
     folds = int(sys.argv[4]) if len(sys.argv) > 4 else 8
     binary = simulated_files.binary()
-    with open(plan_path) as f:
-        plan = json.load(f)
-    receiver = plan["defaults"].get("receiverHeight", 1.2)
-    beacons = {}
-    for floor in plan["floors"]:
-        for b in floor["beacons"]:
-            beacons[(b["uuid"].upper(), int(b["major"]), int(b["minor"]))] = (b["x"], b["y"], b.get("z", 0.0))
-    with open(calibration_path) as f:
-        models = {key_of(b): (b["measuredPower"], b["pathLossExponent"], b["sigma"])
-                  for b in json.load(f)["beacons"]}
+    plan = load_plan(plan_path)
+    apply_calibration(plan, calibration_path)
+    beacons = plan.beacons
     fold_of = {k: i % folds for i, k in enumerate(beacons)}
     with open(rssi_path, newline="") as f:
         reader = csv.DictReader(f)
@@ -87,17 +80,18 @@ def main():
             stamps = {d: [a[0] for a in v] for d, v in reports.items()}
             for r in held:
                 key, device = key_of(r), r.get("device") or ""
-                if device not in reports or key not in models:
+                if device not in reports or key not in beacons:
                     continue
                 t = float(r["timestamp"])
                 i = bisect.bisect_left(stamps[device], t)  # the report of the sample's epoch
                 if i >= len(stamps[device]) or stamps[device][i] - t > 1.5:
                     continue
                 _, x, y, vx, vy, cxy, offset = reports[device][i]
-                bx, by, bz = beacons[key]
-                p0, n, sigma = models[key]
-                dx, dy = x - bx, y - by
-                d2 = dx * dx + dy * dy + (receiver - bz) ** 2
+                b = beacons[key]
+                p0, n, sigma = b.measured_power, b.exponent, b.sigma
+                receiver = plan.elevations[b.level] + plan.receiver_height
+                dx, dy = x - b.x, y - b.y
+                d2 = dx * dx + dy * dy + (receiver - b.z) ** 2
                 slope = 10 * n / math.log(10)
                 gx, gy = -slope * dx / d2, -slope * dy / d2
                 r_value = float(r["rssi"]) - offset - (p0 - 10 * n * math.log10(math.sqrt(d2)))

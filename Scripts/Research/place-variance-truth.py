@@ -20,28 +20,27 @@ from __future__ import annotations
 
 import bisect
 import csv
-import json
 import math
+import os
 import sys
 from collections import defaultdict
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference"))
+
+from common import identity, load_plan  # noqa: E402
 
 CELL = 2.0  # metres, PlaceClusters.cellSize
 
 
 def main():
     if len(sys.argv) < 4:
-        raise SystemExit(__doc__.strip().splitlines()[3].strip())
+        raise SystemExit("usage: place-variance-truth.py PLAN RSSI TRUTH [LABEL]")
     plan_path, rssi_path, truth_path = sys.argv[1:4]
     label = sys.argv[4] if len(sys.argv) > 4 else rssi_path
-    with open(plan_path) as f:
-        plan = json.load(f)
-    receiver = plan["defaults"].get("receiverHeight", 1.2)
-    beacons = {}
-    for floor in plan["floors"]:
-        for b in floor["beacons"]:
-            beacons[(b["uuid"].upper(), int(b["major"]), int(b["minor"]))] = (b["x"], b["y"], b.get("z", 0.0))
+    plan = load_plan(plan_path)
+    beacons = plan.beacons
     truth = defaultdict(list)
     with open(truth_path, newline="") as f:
         for r in csv.DictReader(f):
@@ -69,7 +68,7 @@ def main():
     with open(rssi_path, newline="") as f:
         for r in csv.DictReader(f):
             try:
-                key = (r["uuid"].upper(), int(r["major"]), int(r["minor"]))
+                key = identity(r["uuid"], int(r["major"]), int(r["minor"]))
                 t, rssi = float(r["timestamp"]), float(r["rssi"])
             except (KeyError, ValueError):
                 continue
@@ -77,8 +76,9 @@ def main():
             p = position(device, t) if key in beacons else None
             if p is None:
                 continue
-            bx, by, bz = beacons[key]
-            d = max(math.sqrt((p[0] - bx) ** 2 + (p[1] - by) ** 2 + (receiver - bz) ** 2), 0.1)
+            b = beacons[key]
+            receiver = plan.elevations[b.level] + plan.receiver_height
+            d = max(math.sqrt((p[0] - b.x) ** 2 + (p[1] - b.y) ** 2 + (receiver - b.z) ** 2), 0.1)
             pairs.append((key, device, p[0], p[1], d, rssi))
     if not pairs:
         raise SystemExit(f"{label}: no sample could be paired with a true position")
