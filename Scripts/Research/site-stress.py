@@ -27,8 +27,9 @@ generic −59 dBm at 1 m, n = 2. What the radio does differs per site:
   ones heard biased strong), 20 beacons on a grid.
 
 `--modes` picks how `locate` reports (default `causal`): `lag` adds `--lag 3` (each position 3 s
-late, refined by the samples in between) and `smooth` adds `--smooth`; each mode after the first
-gets its own row per site, named with the option. The centroid has no such modes and is repeated.
+late, refined by the samples in between) and `smooth` adds `--smooth`; each mode gets its own
+row per site, named with its option (the causal row by the site alone). The centroid has no
+such modes and is repeated.
 
 Readings are rounded to whole dBm, as phones report them, and each advertisement is lost with
 probability 0.3. The truth serves only to score (Scripts/reference/evaluate.py); nothing here
