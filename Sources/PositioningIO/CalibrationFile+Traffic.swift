@@ -19,8 +19,12 @@ extension CalibrationFile {
     /// or kept at the plan's values and marked `"method": "plan"`), and `all` the model fitted to
     /// every beacon's samples together (or, with no samples, the mean prior).
     /// `placeShadowingVariance` (dB², `TrafficCalibration.Result.placeShadowingVariance`) is
-    /// written as `placeShadowingSigma`, rounded to 0.01 dB.
-    public init(learned: [LearnedPathLoss], pooled: LearnedPathLoss?, placeShadowingVariance: Double? = nil) {
+    /// written as `placeShadowingSigma`, rounded to 0.01 dB, and `deviceOffsetSigma` (dB, the
+    /// devices' offset prior) as it is given.
+    public init(
+        learned: [LearnedPathLoss], pooled: LearnedPathLoss?, placeShadowingVariance: Double? = nil,
+        deviceOffsetSigma: Double? = nil
+    ) {
         let generic = PlanDefaults()
         self.init(
             beacons: learned.map { BeaconFit(beacon: $0.beacon, fit: Fit($0)) },
@@ -30,7 +34,8 @@ extension CalibrationFile {
                     sigma: PathLossModel.defaultSigma, count: 0, method: "plan"),
             placeShadowingSigma: placeShadowingVariance.flatMap { v in
                 v.isFinite && v >= 0 ? Fit.round(min(v.squareRoot(), 30), 100) : nil
-            })
+            },
+            deviceOffsetSigma: deviceOffsetSigma.flatMap { $0.isFinite && $0 > 0 && $0 <= 60 ? $0 : nil })
     }
 
     /// ``placeShadowingSigma`` squared, dB², for

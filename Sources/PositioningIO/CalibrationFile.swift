@@ -125,12 +125,21 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     /// (`PositioningEngine.Configuration.placeShadowingVariance`). Optional; written by
     /// `calibrate --from-traffic`.
     public var placeShadowingSigma: Double?
+    /// The prior standard deviation of a device's RSSI offset, dB, that the devices of the
+    /// traffic the models were learned from support (`DeviceOffsetSpread.sigma`, 0.1 to 10 dB):
+    /// the offset prior `locate --calibration` positions phones with unless
+    /// `--device-offset-sigma` or `--device-offset` is given, as `locate --self-calibrate` does.
+    /// Optional; written by `calibrate --from-traffic` when two or more devices were heard.
+    public var deviceOffsetSigma: Double?
 
     /// A file from its parts.
-    public init(beacons: [BeaconFit]?, all: Fit, placeShadowingSigma: Double? = nil) {
+    public init(
+        beacons: [BeaconFit]?, all: Fit, placeShadowingSigma: Double? = nil, deviceOffsetSigma: Double? = nil
+    ) {
         self.beacons = beacons
         self.all = all
         self.placeShadowingSigma = placeShadowingSigma
+        self.deviceOffsetSigma = deviceOffsetSigma
     }
 
     /// The file for a calibration report. `beacons` is nil when no sample named a beacon. A
@@ -320,7 +329,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     private static func checkKeys(_ document: JSONValue, label: String) throws(CalibrationFileError) {
         do throws(JSONError) {
             guard let top = try? JSONElement(JSONNode(value: document, path: "")).object() else { return }
-            try top.rejectMisspelledKeys(known: ["beacons", "all", "placeShadowingSigma"])
+            try top.rejectMisspelledKeys(known: ["beacons", "all", "placeShadowingSigma", "deviceOffsetSigma"])
             if let all = try? top.optional("all")?.object() { try all.rejectMisspelledKeys(known: fitKeys) }
             for entry in (try? top.optional("beacons")?.array()) ?? [] {
                 guard let members = try? entry.object() else { continue }
@@ -344,6 +353,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             throw .invalidValue(
                 path: label, jsonPath: "placeShadowingSigma",
                 detail: "\(sigma) is not a standard deviation in dB from 0 to 30")
+        }
+        if let sigma = deviceOffsetSigma, !(sigma.isFinite && sigma > 0 && sigma <= 60) {
+            throw .invalidValue(
+                path: label, jsonPath: "deviceOffsetSigma",
+                detail: "\(sigma) is not a standard deviation in dB above 0 and at most 60 (as --device-offset-sigma)")
         }
         var seen: Set<BeaconIdentity> = []
         for (index, entry) in (beacons ?? []).enumerated() {

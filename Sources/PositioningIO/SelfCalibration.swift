@@ -52,7 +52,8 @@ public struct SelfCalibration: Sendable {
             samples, plan: plan, calibration: initial,
             configuration: configuration, settings: settings)
         file = CalibrationFile(
-            learned: result.estimates, pooled: result.pooled, placeShadowingVariance: result.placeShadowingVariance)
+            learned: result.estimates, pooled: result.pooled, placeShadowingVariance: result.placeShadowingVariance,
+            deviceOffsetSigma: result.deviceOffsetSpread.map { ($0.sigma * 100).rounded() / 100 })
         counts = reader.counts
         self.plan = plan
         let known = Set(plan.beacons.map(\.identity))
@@ -80,12 +81,11 @@ public struct SelfCalibration: Sendable {
     public var uncertainties: [BeaconIdentity: PathLossUncertainty] { file.uncertainties(for: plan) }
 
     /// The device-offset prior the traffic's devices support (`DeviceOffsetSpread/sigma`, 0.1 to
-    /// 10 dB), rounded to 0.01 dB as ``summary(verbose:)`` prints it, so that `locate
-    /// --calibration FILE --device-offset-sigma S` repeats `locate --self-calibrate`; nil with
-    /// fewer than two devices heard, or when the starting models were kept.
-    public var deviceOffsetSigma: Double? {
-        result.deviceOffsetSpread.map { ($0.sigma * 100).rounded() / 100 }
-    }
+    /// 10 dB), rounded to 0.01 dB as ``summary(verbose:)`` prints it and as ``file`` holds it
+    /// (`deviceOffsetSigma`), so that `locate --calibration FILE` repeats `locate
+    /// --self-calibrate`; nil with fewer than two devices heard, or when the starting models were
+    /// kept.
+    public var deviceOffsetSigma: Double? { file.deviceOffsetSigma }
 
     /// The rounds and the per-beacon table, for standard error, with the device offsets
     /// summarised (count, median, extremes) when there are more than
@@ -151,8 +151,8 @@ public struct SelfCalibration: Sendable {
         if let spread = result.deviceOffsetSpread, let sigma = deviceOffsetSigma {
             text += String(
                 format:
-                    "  device offsets spread %.1f dB over %d devices: locate --self-calibrate positions them with a %.2f-dB offset prior (--device-offset-sigma %.2f)\n",
-                spread.estimate, spread.devices, sigma, sigma)
+                    "  device offsets spread %.1f dB over %d devices: locate --self-calibrate, or --calibration with the file, positions them with a %.2f-dB offset prior (deviceOffsetSigma)\n",
+                spread.estimate, spread.devices, sigma)
         }
         return text + CalibrationTable(plan: plan, calibration: file).text
     }

@@ -63,6 +63,10 @@ struct ModelOptions: ParsableArguments {
         guard selfCalibrate else {
             configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
             configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
+            // The offset prior the learned file's devices support, unless an option set one.
+            if configuration.deviceOffset == nil, let sigma = file?.deviceOffsetSigma {
+                configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
+            }
             return file?.models(for: plan) ?? [:]
         }
         var learning = configuration

@@ -1,4 +1,5 @@
 import Foundation
+import PositioningIO
 import Testing
 
 /// `monitor --calibration` uses the calibrated models for the positions behind circle and zone
@@ -46,8 +47,10 @@ struct MonitorCalibrationTests {
             "--output", site
         ])
         #expect(learned.status == 0, "\(learned.stderr)")
+        // The file carries the device-offset prior the summary prints.
         let prior = try #require(SelfCalibrationCommandTests.offsetPrior(learned.stderr), "\(learned.stderr)")
-        let viaFile = try Tool.run(Self.base + ["--calibration", site, "--device-offset-sigma", prior])
+        #expect(try CalibrationFile.load(path: site).deviceOffsetSigma.map { String(format: "%.2f", $0) } == prior)
+        let viaFile = try Tool.run(Self.base + ["--calibration", site])
         let inOne = try Tool.run(Self.base + ["--self-calibrate"])
         let plain = try Tool.run(Self.base)
         #expect(viaFile.status == 0 && inOne.status == 0, "\(inOne.stderr)")

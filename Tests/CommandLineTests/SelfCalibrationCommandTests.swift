@@ -35,10 +35,16 @@ struct SelfCalibrationCommandTests {
         #expect(
             learned.stderr.contains(String(format: "shadowing a place keeps: %.2f dB (placeShadowingSigma", placeSigma))
         )
-        // Locating with the written file, and the device-offset prior the summary prints (the
-        // sample's three phones), gives what --self-calibrate gives in one command.
+        // The file carries the device-offset prior the summary prints (the sample's three
+        // phones), so locating with it alone gives what --self-calibrate gives in one command,
+        // and so does the prior given as an option.
         let prior = try #require(Self.offsetPrior(learned.stderr), "\(learned.stderr)")
+        #expect(file.deviceOffsetSigma.map { String(format: "%.2f", $0) } == prior)
         let viaFile = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", site, "--quiet"
+        ])
+        let viaOption = try Tool.run([
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
             "--calibration", site, "--device-offset-sigma", prior, "--quiet"
         ])
@@ -46,14 +52,23 @@ struct SelfCalibrationCommandTests {
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
             "--self-calibrate"
         ])
-        #expect(viaFile.status == 0 && inOne.status == 0)
-        #expect(viaFile.stdout == inOne.stdout)
-        // Without it the file is positioned with the survey default (3 dB): other positions.
+        #expect(viaFile.status == 0 && viaOption.status == 0 && inOne.status == 0)
+        #expect(viaFile.stdout == inOne.stdout && viaOption.stdout == inOne.stdout)
+        // Without the key the file is positioned with the survey default (3 dB): other positions.
+        var withoutPrior = file
+        withoutPrior.deviceOffsetSigma = nil
+        let bare = try folder.file("site-without-prior.json", String(decoding: withoutPrior.jsonData(), as: UTF8.self))
         let surveyPrior = try Tool.run([
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-            "--calibration", site, "--quiet"
+            "--calibration", bare, "--quiet"
         ])
         #expect(surveyPrior.status == 0 && surveyPrior.stdout != inOne.stdout)
+        // An option still overrides the file's prior.
+        let overridden = try Tool.run([
+            "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--calibration", site, "--device-offset-sigma", "3", "--quiet"
+        ])
+        #expect(overridden.status == 0 && overridden.stdout == surveyPrior.stdout)
         #expect(inOne.stderr.contains("self-calibration:"))
         // Untracked, it learns the same models (learning always tracks) and positions untracked.
         let untracked = try Tool.run([
@@ -62,7 +77,7 @@ struct SelfCalibrationCommandTests {
         ])
         let untrackedViaFile = try Tool.run([
             "locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
-            "--calibration", site, "--device-offset-sigma", prior, "--tracker", "none", "--quiet"
+            "--calibration", site, "--tracker", "none", "--quiet"
         ])
         #expect(untracked.status == 0, "\(untracked.stderr)")
         #expect(untracked.stdout == untrackedViaFile.stdout && untracked.stdout.contains(",fix,"))

@@ -255,6 +255,38 @@ struct CalibrationFileTests {
     }
 
     @Test(
+        "deviceOffsetSigma: written only when given, read back, refused unless above 0 and at most 60 dB, by name; a misspelling is caught"
+    )
+    func deviceOffsetSigma() throws {
+        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
+        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("deviceOffsetSigma"))
+        var file = plain
+        file.deviceOffsetSigma = 0.7
+        let text = String(decoding: file.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"deviceOffsetSigma\" : 0.7"))
+        #expect(try CalibrationFile(data: Data(text.utf8)) == file)
+        for bad in ["0", "-2", "61", "\"x\""] {
+            let json = text.replacingOccurrences(
+                of: "\"deviceOffsetSigma\" : 0.7", with: "\"deviceOffsetSigma\" : \(bad)")
+            #expect {
+                try CalibrationFile(data: Data(json.utf8), label: "c.json")
+            } throws: { error in
+                "\(error)".contains("deviceOffsetSigma") && "\(error)".contains("c.json")
+            }
+        }
+        let misspelled = text.replacingOccurrences(of: "\"deviceOffsetSigma\"", with: "\"deviceOffsetSigm\"")
+        #expect {
+            try CalibrationFile(data: Data(misspelled.utf8), label: "c.json")
+        } throws: { error in
+            "\(error)".contains("deviceOffsetSigm") && "\(error)".contains("did you mean \"deviceOffsetSigma\"")
+        }
+        // From learned models: kept as given when it is a usable prior, dropped otherwise.
+        #expect(CalibrationFile(learned: [], pooled: nil, deviceOffsetSigma: 1.25).deviceOffsetSigma == 1.25)
+        #expect(CalibrationFile(learned: [], pooled: nil, deviceOffsetSigma: .nan).deviceOffsetSigma == nil)
+        #expect(CalibrationFile(learned: [], pooled: nil, deviceOffsetSigma: 0).deviceOffsetSigma == nil)
+    }
+
+    @Test(
         "a key close to a known one is refused with its path and the key meant, at the top, in all and in a beacon's entry; annotations pass"
     )
     func misspelledKeys() throws {
