@@ -239,19 +239,25 @@ struct CalibrationFileTests {
         #expect(text.contains("\"placeShadowingSigma\" : 2.5"))
         let loaded = try CalibrationFile(data: Data(text.utf8))
         #expect(loaded == file && loaded.placeShadowingVariance == 6.25)
-        for bad in ["-1", "31", "\"x\""] {
-            let json = text.replacingOccurrences(
-                of: "\"placeShadowingSigma\" : 2.5", with: "\"placeShadowingSigma\" : \(bad)")
-            #expect {
-                try CalibrationFile(data: Data(json.utf8), label: "c.json")
-            } throws: { error in
-                "\(error)".contains("placeShadowingSigma") && "\(error)".contains("c.json")
-            }
-        }
+        expectRefused(text, key: "placeShadowingSigma", written: "2.5", as: ["-1", "31", "\"x\""])
         // From learned models: the variance's square root, rounded to 0.01 dB.
         let learned = CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: 10)
         #expect(learned.placeShadowingSigma == 3.16)
         #expect(CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: .nan).placeShadowingSigma == nil)
+    }
+
+    /// Expects the file `text`, with the top-level `key` (written as `written`) replaced by each
+    /// of `values`, to be refused naming the key and the file.
+    private func expectRefused(_ text: String, key: String, written: String, as values: [String]) {
+        for bad in values {
+            let json = text.replacingOccurrences(of: "\"\(key)\" : \(written)", with: "\"\(key)\" : \(bad)")
+            #expect(json != text)
+            #expect {
+                try CalibrationFile(data: Data(json.utf8), label: "c.json")
+            } throws: { error in
+                "\(error)".contains(key) && "\(error)".contains("c.json")
+            }
+        }
     }
 
     @Test(
@@ -265,15 +271,7 @@ struct CalibrationFileTests {
         let text = String(decoding: file.jsonData(), as: UTF8.self)
         #expect(text.contains("\"deviceOffsetSigma\" : 0.7"))
         #expect(try CalibrationFile(data: Data(text.utf8)) == file)
-        for bad in ["0", "-2", "61", "\"x\""] {
-            let json = text.replacingOccurrences(
-                of: "\"deviceOffsetSigma\" : 0.7", with: "\"deviceOffsetSigma\" : \(bad)")
-            #expect {
-                try CalibrationFile(data: Data(json.utf8), label: "c.json")
-            } throws: { error in
-                "\(error)".contains("deviceOffsetSigma") && "\(error)".contains("c.json")
-            }
-        }
+        expectRefused(text, key: "deviceOffsetSigma", written: "0.7", as: ["0", "-2", "61", "\"x\""])
         let misspelled = text.replacingOccurrences(of: "\"deviceOffsetSigma\"", with: "\"deviceOffsetSigm\"")
         #expect {
             try CalibrationFile(data: Data(misspelled.utf8), label: "c.json")
