@@ -46,10 +46,10 @@ struct ModelOptions: ParsableArguments {
 
     /// The models to position with: learned from the samples at `rssi` (with `--self-calibrate`;
     /// its summary goes to standard error unless `quiet`), else the calibration file's, else none
-    /// (the plan's values). `configuration` is the engine's; online learning and the models'
-    /// stated uncertainty (`modelUncertainty`, from the same calibration) are set on it here,
-    /// and with `--self-calibrate` the device-offset prior the traffic's devices support
-    /// (`DeviceOffsetSpread`), unless the options set the offset.
+    /// (the plan's values). `configuration` is the engine's; online learning and what the
+    /// calibration states (the models' uncertainty, the place variance, the device-offset prior
+    /// its traffic's devices support unless the options set the offset; with `--self-calibrate`
+    /// also the learned walls' loss) are set on it here.
     func models(
         plan: FloorPlan, rssi: String, skipBadRows: Bool, configuration: inout PositioningEngine.Configuration,
         quiet: Bool
@@ -60,26 +60,28 @@ struct ModelOptions: ParsableArguments {
             selfCalibrate ? try CalibrationFile.load(path: path) : try CalibrationFile.load(path: path, for: plan)
         }
         if learnOnline { configuration.learning = OnlineLearning() }
-        guard selfCalibrate else {
-            configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
-            configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
-            // The offset prior the learned file's devices support, unless an option set one.
-            if configuration.deviceOffset == nil, let sigma = file?.deviceOffsetSigma {
-                configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
-            }
-            return file?.models(for: plan) ?? [:]
-        }
+        guard selfCalibrate else { return Self.use(file, plan: plan, configuration: &configuration) }
         var learning = configuration
         learning.idleRelease = nil
         let learned = try SelfCalibration(
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
         configuration.wallAttenuation = learned.result.wallAttenuation
-        configuration.modelUncertainty = learned.uncertainties
-        configuration.placeShadowingVariance = learned.file.placeShadowingVariance
-        if configuration.deviceOffset == nil, let sigma = learned.deviceOffsetSigma {
+        // As if the learned file had been given: the same models and settings.
+        return Self.use(learned.file, plan: plan, configuration: &configuration)
+    }
+
+    /// The models of `file` for `plan`'s beacons (none without a file: the plan's values), with
+    /// what the file states set on `configuration`: the models' uncertainty, the place variance,
+    /// and the device-offset prior its devices support unless the options set the offset.
+    private static func use(
+        _ file: CalibrationFile?, plan: FloorPlan, configuration: inout PositioningEngine.Configuration
+    ) -> [BeaconIdentity: PathLossModel] {
+        configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
+        configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
+        if configuration.deviceOffset == nil, let sigma = file?.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }
-        return learned.models
+        return file?.models(for: plan) ?? [:]
     }
 }
