@@ -35,7 +35,7 @@ extension CalibrationFile {
             placeShadowingSigma: placeShadowingVariance.flatMap { v in
                 v.isFinite && v >= 0 ? Fit.round(min(v.squareRoot(), 30), 100) : nil
             },
-            deviceOffsetSigma: deviceOffsetSigma.flatMap { $0.isFinite && $0 > 0 && $0 <= 60 ? $0 : nil })
+            deviceOffsetSigma: deviceOffsetSigma.flatMap { DeviceOffsetModel.isValidPriorSigma($0) ? $0 : nil })
     }
 
     /// ``placeShadowingSigma`` squared, dB², for

@@ -306,15 +306,25 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 }
             }
         } catch {
-            let detail: String
-            switch error {
-            case .wrongType(_, let expected, let found): detail = "expected \(expected), found \(found)"
-            case .outOfRange(_, let value, let range): detail = "\(value) is out of range \(range)"
-            case .nonFinite(_, let value): detail = "\(value) is not a finite number"
-            default: detail = error.description
-            }
-            throw .invalidValue(path: label, jsonPath: error.path, detail: detail)
+            throw invalidValue(error, label: label)
         }
+    }
+
+    /// The file's error for what a walk of the parsed document found at one JSON path: the path,
+    /// and what is wrong there.
+    private static func invalidValue(_ error: JSONError, label: String) -> CalibrationFileError {
+        let detail: String
+        switch error {
+        case .wrongType(_, let expected, let found): detail = "expected \(expected), found \(found)"
+        case .outOfRange(_, let value, let range): detail = "\(value) is out of range \(range)"
+        case .nonFinite(_, let value): detail = "\(value) is not a finite number"
+        case .misspelledKey(_, let key, let suggestion):
+            detail =
+                "unknown key \(key.quotedForMessage()); did you mean \(suggestion.quotedForMessage())? "
+                + "(a misspelled key would be ignored)"
+        default: detail = error.description
+        }
+        return .invalidValue(path: label, jsonPath: error.path, detail: detail)
     }
 
     /// The keys of a fit (`all`, and each entry of `beacons` beside `uuid`, `major`, `minor`).
@@ -336,14 +346,8 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 try members.rejectMisspelledKeys(known: fitKeys + ["uuid", "major", "minor"])
             }
         } catch {
-            if case .misspelledKey(let path, let key, let suggestion) = error {
-                throw .invalidValue(
-                    path: label, jsonPath: path,
-                    detail:
-                        "unknown key \(key.quotedForMessage()); did you mean \(suggestion.quotedForMessage())? "
-                        + "(a misspelled key would be ignored)")
-            }
-            throw .invalidJSON(path: label, detail: error.description)
+            // `rejectMisspelledKeys` throws only `misspelledKey`.
+            throw invalidValue(error, label: label)
         }
     }
 
@@ -354,7 +358,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 path: label, jsonPath: "placeShadowingSigma",
                 detail: "\(sigma) is not a standard deviation in dB from 0 to 30")
         }
-        if let sigma = deviceOffsetSigma, !(sigma.isFinite && sigma > 0 && sigma <= 60) {
+        if let sigma = deviceOffsetSigma, !DeviceOffsetModel.isValidPriorSigma(sigma) {
             throw .invalidValue(
                 path: label, jsonPath: "deviceOffsetSigma",
                 detail: "\(sigma) is not a standard deviation in dB above 0 and at most 60 (as --device-offset-sigma)")

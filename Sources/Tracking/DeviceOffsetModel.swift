@@ -38,12 +38,16 @@ public struct DeviceOffsetModel: Sendable, Hashable, Codable {
     /// Whether the offset is estimated (``priorSigma`` is set).
     public var isEstimated: Bool { priorSigma != nil }
 
+    /// Whether `sigma` (dB) is a ``priorSigma`` the model accepts: finite, above 0 and at most
+    /// 60 dB (the range of ``validate()``).
+    public static func isValidPriorSigma(_ sigma: Double) -> Bool { sigma.isFinite && sigma > 0 && sigma <= 60 }
+
     /// Throws `invalidConfiguration` naming the first value out of range.
     public func validate() throws(TrackingError) {
         guard initial.isFinite, abs(initial) <= 60 else {
             throw .invalidConfiguration(field: "deviceOffset.initial", value: initial)
         }
-        if let priorSigma, !(priorSigma.isFinite && priorSigma > 0 && priorSigma <= 60) {
+        if let priorSigma, !Self.isValidPriorSigma(priorSigma) {
             throw .invalidConfiguration(field: "deviceOffset.priorSigma", value: priorSigma)
         }
         guard drift.isFinite, drift >= 0, drift <= 100 else {
