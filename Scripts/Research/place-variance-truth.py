@@ -5,8 +5,9 @@ tracked.
 
     Scripts/Research/place-variance-truth.py PLAN RSSI TRUTH [LABEL]
 
-Every sample is paired with its device's true position (linear between truth rows; a gap over
-5 s between rows that differ leaves the sample out). Each beacon's P₀ and n, and each device's
+Every sample is paired with its device's true position as `Scripts/reference/evaluate.py` pairs
+fixes with the truth (linear between rows, inside the truth's span, not across a gap of more than
+5 s over which the position changed). Each beacon's P₀ and n, and each device's
 offset, are fitted on those pairs by least squares (alternating, 20 passes). The residuals are then
 split as the learner splits them (`PlaceClusters`): one-way ANOVA by beacon, device and 2-m cell of
 the position, the between-cell component s²_between = (MSB − MSW) / n₀ pooled over the beacons.
@@ -18,7 +19,6 @@ The truth is the point of this script: it measures the data, it sets nothing.
 
 from __future__ import annotations
 
-import bisect
 import csv
 import math
 import os
@@ -29,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference"))
 
+import evaluate  # noqa: E402  (the truth's pairing rules)
 from common import identity, load_plan  # noqa: E402
 
 CELL = 2.0  # metres, PlaceClusters.cellSize
@@ -41,30 +42,8 @@ def main():
     label = sys.argv[4] if len(sys.argv) > 4 else rssi_path
     plan = load_plan(plan_path)
     beacons = plan.beacons
-    truth = defaultdict(list)
-    with open(truth_path, newline="") as f:
-        for r in csv.DictReader(f):
-            truth[r.get("device") or ""].append((float(r["timestamp"]), float(r["x"]), float(r["y"])))
-    times = {}
-    for device, rows in truth.items():
-        rows.sort()
-        times[device] = [row[0] for row in rows]
-
-    def position(device, t):
-        rows = truth.get(device)
-        if not rows:
-            return None
-        i = bisect.bisect_left(times[device], t)
-        if i == 0 or i >= len(rows):
-            a = b = rows[0] if i == 0 else rows[-1]
-        else:
-            a, b = rows[i - 1], rows[i]
-        if b[0] - a[0] > 5 and (a[1], a[2]) != (b[1], b[2]):
-            return None
-        f = (t - a[0]) / (b[0] - a[0]) if b[0] > a[0] else 0.0
-        return a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])
-
-    pairs = []
+    truth, _ = evaluate.read_track(truth_path, "device", "truth")
+    samples = defaultdict(list)  # device -> (identity, time, RSSI)
     with open(rssi_path, newline="") as f:
         for r in csv.DictReader(f):
             try:
@@ -72,14 +51,25 @@ def main():
                 t, rssi = float(r["timestamp"]), float(r["rssi"])
             except (KeyError, ValueError):
                 continue
-            device = r.get("device") or ""
-            p = position(device, t) if key in beacons else None
-            if p is None:
+            if key in beacons:
+                samples[r.get("device") or ""].append((key, t, rssi))
+    pairs = []
+    for device, heard in samples.items():
+        if device not in truth:
+            continue
+        # The truth's own rules (Scripts/reference/evaluate.py): inside its span, not across a
+        # gap of more than 5 s over which the position changed, linear between rows.
+        times = np.array([h[1] for h in heard])
+        covered = evaluate.inside_truth(truth[device], times, max_gap=5.0)
+        at = evaluate.interpolate(truth[device], times)
+        for k, (key, _, rssi) in enumerate(heard):
+            if not covered[k]:
                 continue
+            px, py = float(at["x"][k]), float(at["y"][k])
             b = beacons[key]
             receiver = plan.elevations[b.level] + plan.receiver_height
-            d = max(math.sqrt((p[0] - b.x) ** 2 + (p[1] - b.y) ** 2 + (receiver - b.z) ** 2), 0.1)
-            pairs.append((key, device, p[0], p[1], d, rssi))
+            d = max(math.sqrt((px - b.x) ** 2 + (py - b.y) ** 2 + (receiver - b.z) ** 2), 0.1)
+            pairs.append((key, device, px, py, d, rssi))
     if not pairs:
         raise SystemExit(f"{label}: no sample could be paired with a true position")
     keys = sorted({p[0] for p in pairs})
