@@ -19,8 +19,8 @@ extension CalibrationFile {
     /// or kept at the plan's values and marked `"method": "plan"`), and `all` the model fitted to
     /// every beacon's samples together (or, with no samples, the mean prior).
     /// `placeShadowingVariance` (dB², `TrafficCalibration.Result.placeShadowingVariance`) is
-    /// written as `placeShadowingSigma`, rounded to 0.01 dB, and `deviceOffsetSigma` (dB, the
-    /// devices' offset prior) as it is given.
+    /// written as `placeShadowingSigma`, and `deviceOffsetSigma` (dB, the devices' offset prior)
+    /// as `deviceOffsetSigma`, each rounded to 0.01 dB (left out when not a valid value).
     public init(
         learned: [LearnedPathLoss], pooled: LearnedPathLoss?, placeShadowingVariance: Double? = nil,
         deviceOffsetSigma: Double? = nil
@@ -35,7 +35,10 @@ extension CalibrationFile {
             placeShadowingSigma: placeShadowingVariance.flatMap { v in
                 v.isFinite && v >= 0 ? Fit.round(min(v.squareRoot(), 30), 100) : nil
             },
-            deviceOffsetSigma: deviceOffsetSigma.flatMap { DeviceOffsetModel.isValidPriorSigma($0) ? $0 : nil })
+            deviceOffsetSigma: deviceOffsetSigma.flatMap { sigma in
+                let rounded = Fit.round(sigma, 100)
+                return DeviceOffsetModel.isValidPriorSigma(rounded) ? rounded : nil
+            })
     }
 
     /// ``placeShadowingSigma`` squared, dB², for

@@ -53,7 +53,7 @@ public struct SelfCalibration: Sendable {
             configuration: configuration, settings: settings)
         file = CalibrationFile(
             learned: result.estimates, pooled: result.pooled, placeShadowingVariance: result.placeShadowingVariance,
-            deviceOffsetSigma: result.deviceOffsetSpread.map { ($0.sigma * 100).rounded() / 100 })
+            deviceOffsetSigma: result.deviceOffsetSpread?.sigma)
         counts = reader.counts
         self.plan = plan
         let known = Set(plan.beacons.map(\.identity))
