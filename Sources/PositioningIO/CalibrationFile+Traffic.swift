@@ -20,10 +20,12 @@ extension CalibrationFile {
     /// every beacon's samples together (or, with no samples, the mean prior).
     /// `placeShadowingVariance` (dB², `TrafficCalibration.Result.placeShadowingVariance`) is
     /// written as `placeShadowingSigma`, and `deviceOffsetSigma` (dB, the devices' offset prior)
-    /// as `deviceOffsetSigma`, each rounded to 0.01 dB (left out when not a valid value).
+    /// as `deviceOffsetSigma`, and `wallAttenuation` (dB per wall, the loss learned for the walls
+    /// the plan gives none) as `wallAttenuation`, each rounded to 0.01 dB (left out when not a
+    /// valid value).
     public init(
         learned: [LearnedPathLoss], pooled: LearnedPathLoss?, placeShadowingVariance: Double? = nil,
-        deviceOffsetSigma: Double? = nil
+        deviceOffsetSigma: Double? = nil, wallAttenuation: Double? = nil
     ) {
         let generic = PlanDefaults()
         self.init(
@@ -38,6 +40,10 @@ extension CalibrationFile {
             deviceOffsetSigma: deviceOffsetSigma.flatMap { sigma in
                 let rounded = Fit.round(sigma, 100)
                 return DeviceOffsetModel.isValidPriorSigma(rounded) ? rounded : nil
+            },
+            wallAttenuation: wallAttenuation.flatMap { loss in
+                let rounded = Fit.round(loss, 100)
+                return rounded.isFinite && FloorPlan.wallAttenuationRange.contains(rounded) ? rounded : nil
             })
     }
 

@@ -131,15 +131,23 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     /// `--device-offset-sigma` or `--device-offset` is given, as `locate --self-calibrate` does.
     /// Optional; written by `calibrate --from-traffic` when two or more devices were heard.
     public var deviceOffsetSigma: Double?
+    /// The loss through one wall, dB (0–40), learned from the traffic for the plan's walls that
+    /// give no `attenuation` where the plan's `defaults` give no `wallAttenuation` either
+    /// (`TrafficCalibration.Result.wallAttenuation`): `locate --calibration` counts it for those
+    /// walls (`PositioningEngine.Configuration.wallAttenuation`), as `locate --self-calibrate`
+    /// does. Optional; written by `calibrate --from-traffic` when it learned the loss.
+    public var wallAttenuation: Double?
 
     /// A file from its parts.
     public init(
-        beacons: [BeaconFit]?, all: Fit, placeShadowingSigma: Double? = nil, deviceOffsetSigma: Double? = nil
+        beacons: [BeaconFit]?, all: Fit, placeShadowingSigma: Double? = nil, deviceOffsetSigma: Double? = nil,
+        wallAttenuation: Double? = nil
     ) {
         self.beacons = beacons
         self.all = all
         self.placeShadowingSigma = placeShadowingSigma
         self.deviceOffsetSigma = deviceOffsetSigma
+        self.wallAttenuation = wallAttenuation
     }
 
     /// The file for a calibration report. `beacons` is nil when no sample named a beacon. A
@@ -339,7 +347,9 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
     private static func checkKeys(_ document: JSONValue, label: String) throws(CalibrationFileError) {
         do throws(JSONError) {
             guard let top = try? JSONElement(JSONNode(value: document, path: "")).object() else { return }
-            try top.rejectMisspelledKeys(known: ["beacons", "all", "placeShadowingSigma", "deviceOffsetSigma"])
+            try top.rejectMisspelledKeys(known: [
+                "beacons", "all", "placeShadowingSigma", "deviceOffsetSigma", "wallAttenuation"
+            ])
             if let all = try? top.optional("all")?.object() { try all.rejectMisspelledKeys(known: fitKeys) }
             for entry in (try? top.optional("beacons")?.array()) ?? [] {
                 guard let members = try? entry.object() else { continue }
@@ -362,6 +372,11 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
             throw .invalidValue(
                 path: label, jsonPath: "deviceOffsetSigma",
                 detail: "\(sigma) is not a standard deviation in dB above 0 and at most 60 (as --device-offset-sigma)")
+        }
+        if let loss = wallAttenuation, !(loss.isFinite && FloorPlan.wallAttenuationRange.contains(loss)) {
+            throw .invalidValue(
+                path: label, jsonPath: "wallAttenuation",
+                detail: "\(loss) is not a loss per wall in dB from 0 to 40 (as a plan's wallAttenuation)")
         }
         var seen: Set<BeaconIdentity> = []
         for (index, entry) in (beacons ?? []).enumerated() {

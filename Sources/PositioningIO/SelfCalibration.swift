@@ -53,7 +53,7 @@ public struct SelfCalibration: Sendable {
             configuration: configuration, settings: settings)
         file = CalibrationFile(
             learned: result.estimates, pooled: result.pooled, placeShadowingVariance: result.placeShadowingVariance,
-            deviceOffsetSigma: result.deviceOffsetSpread?.sigma)
+            deviceOffsetSigma: result.deviceOffsetSpread?.sigma, wallAttenuation: result.wallAttenuation)
         counts = reader.counts
         self.plan = plan
         let known = Set(plan.beacons.map(\.identity))
@@ -124,8 +124,8 @@ public struct SelfCalibration: Sendable {
                     "  shadowing a place keeps: %.2f dB (placeShadowingSigma; the radius of a phone that stays counts it)\n",
                 sigma)
         }
-        if let loss = result.wallAttenuation {
-            text += String(format: "  walls the plan gives no loss: learned %.1f dB per wall\n", loss)
+        if let loss = file.wallAttenuation {
+            text += String(format: "  walls the plan gives no loss: learned %.2f dB per wall (wallAttenuation)\n", loss)
         }
         let kept = result.estimates.filter { $0.source == .plan }
         if !kept.isEmpty {

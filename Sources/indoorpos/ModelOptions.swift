@@ -47,9 +47,9 @@ struct ModelOptions: ParsableArguments {
     /// The models to position with: learned from the samples at `rssi` (with `--self-calibrate`;
     /// its summary goes to standard error unless `quiet`), else the calibration file's, else none
     /// (the plan's values). `configuration` is the engine's; online learning and what the
-    /// calibration states (the models' uncertainty, the place variance, the device-offset prior
-    /// its traffic's devices support unless the options set the offset; with `--self-calibrate`
-    /// also the learned walls' loss) are set on it here.
+    /// calibration states (the models' uncertainty, the place variance, the loss of the walls
+    /// the plan gives none, the device-offset prior its traffic's devices support unless the
+    /// options set the offset) are set on it here.
     func models(
         plan: FloorPlan, rssi: String, skipBadRows: Bool, configuration: inout PositioningEngine.Configuration,
         quiet: Bool
@@ -66,19 +66,20 @@ struct ModelOptions: ParsableArguments {
         let learned = try SelfCalibration(
             plan: plan, rssi: rssi, skipBadRows: skipBadRows, start: file, configuration: learning)
         if !quiet { FileHandle.standardError.write(Data(learned.summary(verbose: verbose).utf8)) }
-        configuration.wallAttenuation = learned.result.wallAttenuation
         // As if the learned file had been given: the same models and settings.
         return Self.use(learned.file, plan: plan, configuration: &configuration)
     }
 
     /// The models of `file` for `plan`'s beacons (none without a file: the plan's values), with
     /// what the file states set on `configuration`: the models' uncertainty, the place variance,
-    /// and the device-offset prior its devices support unless the options set the offset.
+    /// the learned loss of the walls the plan gives none, and the device-offset prior its devices
+    /// support unless the options set the offset.
     private static func use(
         _ file: CalibrationFile?, plan: FloorPlan, configuration: inout PositioningEngine.Configuration
     ) -> [BeaconIdentity: PathLossModel] {
         configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
         configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
+        configuration.wallAttenuation = file?.wallAttenuation
         if configuration.deviceOffset == nil, let sigma = file?.deviceOffsetSigma {
             configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
         }

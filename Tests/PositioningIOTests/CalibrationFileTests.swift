@@ -285,6 +285,30 @@ struct CalibrationFileTests {
     }
 
     @Test(
+        "wallAttenuation: written only when given, read back, refused outside 0...40 dB by name; a misspelling is caught; from learning, rounded to 0.01 dB"
+    )
+    func wallAttenuation() throws {
+        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
+        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("wallAttenuation"))
+        var file = plain
+        file.wallAttenuation = 7.5
+        let text = String(decoding: file.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"wallAttenuation\" : 7.5"))
+        #expect(try CalibrationFile(data: Data(text.utf8)) == file)
+        expectRefused(text, key: "wallAttenuation", written: "7.5", as: ["-1", "40.5", "\"x\""])
+        let misspelled = text.replacingOccurrences(of: "\"wallAttenuation\"", with: "\"wallAtenuation\"")
+        #expect {
+            try CalibrationFile(data: Data(misspelled.utf8), label: "c.json")
+        } throws: { error in
+            "\(error)".contains("wallAtenuation") && "\(error)".contains("did you mean \"wallAttenuation\"")
+        }
+        #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: 3.816).wallAttenuation == 3.82)
+        #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: 0).wallAttenuation == 0)
+        #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: .nan).wallAttenuation == nil)
+        #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: 41).wallAttenuation == nil)
+    }
+
+    @Test(
         "a key close to a known one is refused with its path and the key meant, at the top, in all and in a beacon's entry; annotations pass"
     )
     func misspelledKeys() throws {
