@@ -93,3 +93,23 @@ extension CalibrationFile {
         return result
     }
 }
+
+extension CalibrationFile {
+    /// Sets on `configuration` what the file states beside its models for `plan`, as
+    /// `indoorpos locate --calibration` does
+    /// (`PositioningEngine.Configuration.adoptLearnedSettings`): ``uncertainties(for:)``,
+    /// ``placeShadowingVariance``, ``wallAttenuation``, and ``deviceOffsetSigma`` as the offset
+    /// prior unless `configuration` already sets the device offset.
+    ///
+    /// ```swift
+    /// let file = try CalibrationFile.load(path: "site.json", for: plan)
+    /// var configuration = PositioningEngine.Configuration()
+    /// file.configure(&configuration, for: plan)
+    /// var engine = try PositioningEngine(plan: plan, calibration: file.models(for: plan), configuration: configuration)
+    /// ```
+    public func configure(_ configuration: inout PositioningEngine.Configuration, for plan: FloorPlan) {
+        configuration.adoptLearnedSettings(
+            uncertainty: uncertainties(for: plan), placeShadowingVariance: placeShadowingVariance,
+            wallAttenuation: wallAttenuation, deviceOffsetSigma: deviceOffsetSigma)
+    }
+}

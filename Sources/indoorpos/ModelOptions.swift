@@ -71,18 +71,14 @@ struct ModelOptions: ParsableArguments {
     }
 
     /// The models of `file` for `plan`'s beacons (none without a file: the plan's values), with
-    /// what the file states set on `configuration`: the models' uncertainty, the place variance,
-    /// the learned loss of the walls the plan gives none, and the device-offset prior its devices
-    /// support unless the options set the offset.
+    /// what the file states set on `configuration` (`CalibrationFile.configure(_:for:)`): the
+    /// models' uncertainty, the place variance, the learned loss of the walls the plan gives
+    /// none, and the device-offset prior its devices support unless the options set the offset.
     private static func use(
         _ file: CalibrationFile?, plan: FloorPlan, configuration: inout PositioningEngine.Configuration
     ) -> [BeaconIdentity: PathLossModel] {
-        configuration.modelUncertainty = file?.uncertainties(for: plan) ?? [:]
-        configuration.placeShadowingVariance = file?.placeShadowingVariance ?? 0
-        configuration.wallAttenuation = file?.wallAttenuation
-        if configuration.deviceOffset == nil, let sigma = file?.deviceOffsetSigma {
-            configuration.deviceOffset = DeviceOffsetModel(priorSigma: sigma)
-        }
-        return file?.models(for: plan) ?? [:]
+        guard let file else { return [:] }
+        file.configure(&configuration, for: plan)
+        return file.models(for: plan)
     }
 }

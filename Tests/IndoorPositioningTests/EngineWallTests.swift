@@ -152,4 +152,47 @@ struct EngineWallTests {
             plan: Self.plan(walls: [Wall(from: Point2D(x: 10, y: 0), to: Point2D(x: 10, y: 8), attenuation: 6)]))
         #expect(given.wallAttenuation == nil)
     }
+
+    @Test(
+        "a learning's configuration() carries its standard errors, place variance, wall loss and offset prior; a set offset stays; the walls' loss moves the positions"
+    )
+    func learnedConfiguration() throws {
+        var samples: [RSSISample] = []
+        for seed in 5...7 as ClosedRange<UInt64> {
+            samples += Self.samples(seed: seed).map {
+                var s = $0
+                s.device = "phone\(seed)"
+                return s
+            }
+        }
+        let plan = try Self.plan(walls: Self.wallSegments)
+        let result = try TrafficCalibration.learn(samples, plan: plan)
+        try #require(result.keptRound > 0)
+        let configuration = result.configuration()
+        let learned = result.estimates.filter { $0.source == .traffic }
+        #expect(!learned.isEmpty && Set(configuration.modelUncertainty.keys) == Set(learned.map(\.beacon)))
+        for estimate in learned {
+            #expect(
+                configuration.modelUncertainty[estimate.beacon]?.measuredPowerSigma
+                    == estimate.measuredPowerStandardError)
+        }
+        #expect(configuration.placeShadowingVariance == (result.placeShadowingVariance ?? 0))
+        let loss = try #require(result.wallAttenuation)
+        #expect(configuration.wallAttenuation == loss)
+        let spread = try #require(result.deviceOffsetSpread)
+        #expect(configuration.deviceOffset?.priorSigma == spread.sigma)
+        // A device offset the caller set is kept.
+        var known = PositioningEngine.Configuration()
+        known.deviceOffset = .fixed(2)
+        #expect(result.configuration(known).deviceOffset == .fixed(2))
+        // The learned loss counts for the wall the plan leaves without one.
+        var standard = configuration
+        standard.wallAttenuation = nil
+        let withLoss = try PositioningEngine.locate(
+            samples, plan: plan, calibration: result.models, configuration: configuration)
+        let withStandard = try PositioningEngine.locate(
+            samples, plan: plan, calibration: result.models, configuration: standard)
+        #expect(withLoss.count == withStandard.count && !withLoss.isEmpty)
+        #expect(zip(withLoss, withStandard).contains { $0.position != $1.position } == (loss != 5))
+    }
 }

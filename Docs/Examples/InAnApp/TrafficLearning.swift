@@ -21,10 +21,13 @@ enum TrafficLearning {
     static func run(plan: FloorPlan) throws -> (learned: Int, positions: Int, resumedUpdates: Int) {
         let samples = traffic(plan: plan, seconds: 120)
 
-        // A day's traffic at once: learn, then locate with the learned models.
+        // A day's traffic at once: learn, then locate with the learned models and what the
+        // learning found beside them (their standard errors, the place's shadowing, the walls'
+        // loss, the devices' offset prior).
         let result = try TrafficCalibration.learn(samples, plan: plan)
         let learned = result.estimates.filter { $0.source == .traffic }.count
-        let reports = try PositioningEngine.locate(samples, plan: plan, calibration: result.models)
+        let reports = try PositioningEngine.locate(
+            samples, plan: plan, calibration: result.models, configuration: result.configuration())
 
         // Online: the engine learns while it positions; its learner is saved at the end of the day.
         var configuration = PositioningEngine.Configuration()
