@@ -129,16 +129,20 @@ struct EngineWallTests {
         #expect(scatter(engine.statistics) < scatter(plain.statistics))
     }
 
-    @Test("self-calibration learns a loss for walls the plan leaves without one")
-    func learnsTheLoss() throws {
-        var samples: [RSSISample] = []
-        for seed in 5...7 as ClosedRange<UInt64> {
-            samples += Self.samples(seed: seed).map {
+    /// The walk of three phones (seeds 5–7), each its own device.
+    static func threePhones() -> [RSSISample] {
+        (5...7 as ClosedRange<UInt64>).flatMap { seed in
+            samples(seed: seed).map {
                 var s = $0
                 s.device = "phone\(seed)"
                 return s
             }
         }
+    }
+
+    @Test("self-calibration learns a loss for walls the plan leaves without one")
+    func learnsTheLoss() throws {
+        let samples = Self.threePhones()
         let result = try TrafficCalibration.learn(samples, plan: Self.plan(walls: Self.wallSegments))
         if result.keptRound > 0 {
             let loss = try #require(result.wallAttenuation)
@@ -157,14 +161,7 @@ struct EngineWallTests {
         "a learning's configuration() carries its standard errors, place variance, wall loss and offset prior; a set offset stays; the walls' loss moves the positions"
     )
     func learnedConfiguration() throws {
-        var samples: [RSSISample] = []
-        for seed in 5...7 as ClosedRange<UInt64> {
-            samples += Self.samples(seed: seed).map {
-                var s = $0
-                s.device = "phone\(seed)"
-                return s
-            }
-        }
+        let samples = Self.threePhones()
         let plan = try Self.plan(walls: Self.wallSegments)
         let result = try TrafficCalibration.learn(samples, plan: plan)
         try #require(result.keptRound > 0)
