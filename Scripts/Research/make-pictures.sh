@@ -2,7 +2,7 @@
 # Makes the pictures of Docs/Evidence/Accuracy.md and the README (Docs/Images/): for each real data set,
 # the causal track of `indoorpos locate` over the floor plan with its 1-sigma ellipses and the
 # true track (`indoorpos render`), for danis-office also the track written three seconds late
-# (`locate --lag 3`, the README's picture), and the error CDF of IndoorPositioning (causal and smoothed)
+# (`locate --lag 3`; the README's picture is the same with `--self-calibrate`: no survey), and the error CDF of IndoorPositioning (causal and smoothed)
 # against the two reference pipelines (`indoorpos evaluate --cdf`); a PNG of the office picture
 # for the README (needs rsvg-convert, Debian package librsvg2-bin).
 #   usage: Scripts/Research/make-pictures.sh [WORK_DIR]   (default: .build/pictures)
@@ -43,9 +43,17 @@ for set in danis-office kolakowski-flat; do
     done
     "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-causal.csv" \
         --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-track.svg"
-    # The README's picture: the same walk as a live app draws it three seconds late (--lag 3).
-    [ "$set" = danis-office ] && "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-lag.csv" \
-        --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-lag.svg"
+    if [ "$set" = danis-office ]; then
+        # The same walk as a live app draws it three seconds late (--lag 3), survey-calibrated.
+        "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-lag.csv" \
+            --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-lag.svg"
+        # The README's picture: three seconds late with no survey, the models learned from the
+        # nine walks' own readings (--self-calibrate; no truth).
+        "$bin" locate --plan "$data/$set/plan.json" --rssi "$data/$set/$rssi" --self-calibrate \
+            --skip-bad-rows --quiet --lag 3 --output "$work/$set-self-lag.csv"
+        "$bin" render --plan "$data/$set/plan.json" --fixes "$work/$set-self-lag.csv" \
+            --truth "$data/$set/$truth" "${device[@]}" --output "$images/$set-self-lag.svg"
+    fi
     "$bin" evaluate --truth "$data/$set/$truth" \
         --fixes "$work/$set-causal.csv" --label "IndoorPositioning (causal)" \
         --fixes "$work/$set-rts.csv" --label "IndoorPositioning (RTS)" \
@@ -55,7 +63,7 @@ for set in danis-office kolakowski-flat; do
 done
 if command -v rsvg-convert >/dev/null 2>&1; then
     rsvg-convert --width 640 "$images/danis-office-track.svg" -o "$images/danis-office-track.png"
-    rsvg-convert --width 640 "$images/danis-office-lag.svg" -o "$images/danis-office-lag.png"
+    rsvg-convert --width 640 "$images/danis-office-self-lag.svg" -o "$images/danis-office-self-lag.png"
 else
     echo "make-pictures.sh: rsvg-convert not found (apt-get install librsvg2-bin); the PNG is not updated" >&2
 fi
