@@ -378,6 +378,14 @@ public struct PositioningEngine: Sendable {
     /// - Throws: ``PositioningError/historyNotRecorded`` unless
     ///   ``Configuration/recordsHistory`` was on from the start.
     public func smooth(_ reports: [PositionReport]) throws(PositioningError) -> [PositionReport] {
+        try smooth(reports, keepingInside: true)
+    }
+
+    /// ``smooth(_:)``; with `keepingInside` false the smoothed means are reported as the
+    /// smoother gives them, not moved inside the floor's outline (for learning from the
+    /// traffic: a mean moved onto the outline is no longer the mean of the covariance reported
+    /// with it, and it biases the distances the models are fitted to).
+    func smooth(_ reports: [PositionReport], keepingInside: Bool) throws(PositioningError) -> [PositionReport] {
         guard configuration.recordsHistory else { throw .historyNotRecorded }
         var smoothedByDevice: [String?: [Double: TrackEstimate]] = [:]
         for track in devices.tracks {
@@ -406,7 +414,9 @@ public struct PositioningEngine: Sendable {
             var smoothed = report
             // Kept inside the outline, as the causal positions are (the smoothed tracks of the
             // bank's members are mixed, which can leave a non-convex outline).
-            let inside = context.geometry.keptInside(estimate.position, onLevel: report.level)
+            let inside =
+                keepingInside
+                ? context.geometry.keptInside(estimate.position, onLevel: report.level) : estimate.position
             smoothed.position.x = inside.x
             smoothed.position.y = inside.y
             smoothed.covariance = estimate.horizontalCovariance
@@ -442,6 +452,17 @@ public struct PositioningEngine: Sendable {
         configuration: Configuration = Configuration(),
         smooth: Bool = false
     ) throws(PositioningError) -> [PositionReport] {
+        try locate(
+            samples, plan: plan, calibration: calibration, configuration: configuration, smooth: smooth,
+            keepingSmoothedInside: true)
+    }
+
+    /// ``locate(_:plan:calibration:configuration:smooth:)``, with the smoothed means kept inside
+    /// the outline or not (``smooth(_:keepingInside:)``).
+    static func locate(
+        _ samples: [RSSISample], plan: FloorPlan, calibration: [BeaconIdentity: PathLossModel],
+        configuration: Configuration, smooth: Bool, keepingSmoothedInside: Bool
+    ) throws(PositioningError) -> [PositionReport] {
         var configuration = configuration
         configuration.recordsHistory = configuration.recordsHistory || smooth
         var engine = try PositioningEngine(plan: plan, calibration: calibration, configuration: configuration)
@@ -451,6 +472,7 @@ public struct PositioningEngine: Sendable {
             reports += engine.pull()
         }
         reports += engine.finish()
-        return smooth && configuration.tracking == .kalman ? try engine.smooth(reports) : reports
+        return smooth && configuration.tracking == .kalman
+            ? try engine.smooth(reports, keepingInside: keepingSmoothedInside) : reports
     }
 }

@@ -60,15 +60,19 @@ extension TrafficCalibration {
             }
         }
 
-        /// Locates `samples` with `models` (smoothed when tracking).
+        /// Locates `samples` with `models` (smoothed when tracking; the smoothed means as the
+        /// smoother gives them, not moved inside the outline).
         func locate(
             _ samples: [RSSISample], models: [BeaconIdentity: PathLossModel]
         ) throws(PositioningError)
             -> [PositionReport]
         {
+            // The smoother's own means: one moved onto the outline would pull the distances the
+            // models are fitted to (kolakowski-flat's robot drive learned on itself: 2.02 m kept
+            // inside, 1.59 m as smoothed; Docs/Evidence/CalibrationStudies.md).
             try PositioningEngine.locate(
                 samples, plan: plan, calibration: models, configuration: configuration,
-                smooth: configuration.tracking == .kalman)
+                smooth: configuration.tracking == .kalman, keepingSmoothedInside: false)
         }
 
         /// The walls between beacon `slot` and a receiver at `receiver` with horizontal covariance
