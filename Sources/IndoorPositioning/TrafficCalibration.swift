@@ -201,6 +201,11 @@ public struct TrafficCalibration: Sendable {
         // Untracked (`.none`) would leave no smoothed track to pair a sample with, and nothing
         // to learn from; the models learned are then the same as for a tracked run.
         configuration.tracking = .kalman
+        // Every sample is paired with the smoothed track, which uses the whole batch: a lag
+        // (`locate --self-calibrate --lag 3`) is how the positions are written afterwards, and
+        // its refined reports, which the smoother passes over, would teach from 3 s of the
+        // future instead of all of it.
+        configuration.lag = 0
         // Its rounds position the traffic with weighted-centroid fallbacks: a detection curve
         // learned in every round would cost a fit and its tables per round, and fallbacks are
         // too uncertain to teach a model anyway; the locating after it learns the curve.

@@ -73,7 +73,7 @@ struct EngineOptions: ParsableArguments {
     @Flag(
         name: .long,
         help:
-            "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot at some cost in accuracy (office walks, --self-calibrate --lag 3: drawn path 1.6x -> 1.2x the true length, RMSE 1.88 -> 1.98 m; see Docs/Reference/Tracking.md)."
+            "Mix the motion modes standing, strolling and walking in the tracker: a steadier dot at some cost in accuracy (office walks, --self-calibrate --lag 3: drawn path 1.6x -> 1.25x the true length, RMSE 1.86 -> 1.99 m; see Docs/Reference/Tracking.md)."
     )
     var motionModes = false
 

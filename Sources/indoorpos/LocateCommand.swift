@@ -165,7 +165,6 @@ struct LocateCommand: ParsableCommand {
         let refine = smooth || engine.lag > 0 ? "" : ", and --lag 3 (positions 3 s late) or --smooth refines the track"
         return
             "the plan's values alone; --self-calibrate learns each beacon's model from this input first\(refine) "
-            + "(danis-office, nine walks: 3.20 m RMSE as run, 2.09 m self-calibrated, 1.88 m with --lag 3; "
-            + "a few minutes of one phone can teach too little: Docs/Guide/Calibration.md)"
+            + "(danis-office walks: 3.20 m RMSE as run, 2.09 m self-calibrated, 1.86 m with --lag 3; Docs/Guide/Calibration.md)"
     }
 }

@@ -95,6 +95,27 @@ struct SelfCalibrationCommandTests {
         return summary[range].split(separator: " ")[2].replacingOccurrences(of: "-dB", with: "")
     }
 
+    @Test(
+        "--self-calibrate learns the same models whatever the output's lag: with --lag 3 it gives the bytes of the learned file located with --lag 3"
+    )
+    func lagDoesNotChangeTheLearning() throws {
+        let folder = try ScratchFolder("self-calibration-lag")
+        let site = folder.path("site.json")
+        let learned = try Tool.run([
+            "calibrate", "--from-traffic", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi,
+            "--output", site
+        ])
+        #expect(learned.status == 0, "\(learned.stderr)")
+        let base = ["locate", "--plan", LocateCommandTests.plan, "--rssi", LocateCommandTests.rssi, "--quiet"]
+        let inOne = try Tool.run(base + ["--self-calibrate", "--lag", "3"])
+        let viaFile = try Tool.run(base + ["--calibration", site, "--lag", "3"])
+        #expect(inOne.status == 0 && viaFile.status == 0, "\(inOne.stderr)\(viaFile.stderr)")
+        #expect(!inOne.stdout.isEmpty && inOne.stdout == viaFile.stdout)
+        // The lag itself still refines the positions.
+        let causal = try Tool.run(base + ["--calibration", site])
+        #expect(causal.status == 0 && causal.stdout != viaFile.stdout)
+    }
+
     @Test("a file in which every beacon kept the plan's values locates exactly as the plan alone")
     func keptAtPlan() throws {
         let folder = try ScratchFolder("self-calibration-plan")
