@@ -177,8 +177,10 @@ public struct TrafficCalibration: Sendable {
     ///   - calibration: models to start from and centre the priors on (a survey); the plan's
     ///     values where empty.
     ///   - configuration: the engine settings the batch is located with (history recording is
-    ///     switched on, and Kalman tracking whatever ``PositioningEngine/Configuration/tracking``
-    ///     says: the samples are paired with smoothed tracks, which untracked fixes do not have).
+    ///     switched on, Kalman tracking whatever ``PositioningEngine/Configuration/tracking``
+    ///     says and no ``PositioningEngine/Configuration/lag``: the samples are paired with
+    ///     smoothed tracks, which untracked fixes and lagged reports do not have; their means as
+    ///     the smoother gives them, not moved inside the floor's outline).
     ///   - settings: how the rounds run and stop.
     /// - Throws: ``PositioningError`` for bad settings, a plan without beacons, or traffic in
     ///   which no sample could be paired with a position (``PositioningError/noUsableTraffic(_:)``).
