@@ -163,10 +163,7 @@ struct EpochContext: Sendable {
     private mutating func adoptLearnedModels() {
         guard var learner else { return }
         for (slot, estimate) in learner.estimates.enumerated() where estimate.source == .traffic {
-            let uncertainty = PathLossUncertainty(
-                measuredPowerSigma: estimate.measuredPowerStandardError,
-                exponentSigma: estimate.exponentStandardError, correlation: estimate.correlation)
-            beacons.setModel(estimate.model, uncertainty: uncertainty, slot: slot)
+            beacons.setModel(estimate.model, uncertainty: estimate.uncertainty, slot: slot)
         }
         statistics.learnedModelUpdates += 1
         learner.adoptEstimates()

@@ -30,11 +30,7 @@ extension TrafficCalibration.Result {
     /// kept at the starting values are not named.
     public var uncertainties: [BeaconIdentity: PathLossUncertainty] {
         var result: [BeaconIdentity: PathLossUncertainty] = [:]
-        for estimate in estimates where estimate.source == .traffic {
-            result[estimate.beacon] = PathLossUncertainty(
-                measuredPowerSigma: estimate.measuredPowerStandardError,
-                exponentSigma: estimate.exponentStandardError, correlation: estimate.correlation)
-        }
+        for estimate in estimates where estimate.source == .traffic { result[estimate.beacon] = estimate.uncertainty }
         return result
     }
 

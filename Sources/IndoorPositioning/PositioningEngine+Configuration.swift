@@ -224,7 +224,7 @@ extension PositioningEngine {
                 throw .invalidConfiguration("sampleSigma must be in (0, 30] dB, got \(sampleSigma)")
             }
             try learning?.validate()
-            if let wallAttenuation, !(wallAttenuation.isFinite && (0...40).contains(wallAttenuation)) {
+            if let wallAttenuation, !FloorPlan.wallAttenuationRange.contains(wallAttenuation) {
                 throw .invalidConfiguration("wallAttenuation must be in 0...40 dB, got \(wallAttenuation)")
             }
             guard placeShadowingVariance.isFinite, (0...900).contains(placeShadowingVariance) else {

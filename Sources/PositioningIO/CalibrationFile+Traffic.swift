@@ -43,7 +43,7 @@ extension CalibrationFile {
             },
             wallAttenuation: wallAttenuation.flatMap { loss in
                 let rounded = Fit.round(loss, 100)
-                return rounded.isFinite && FloorPlan.wallAttenuationRange.contains(rounded) ? rounded : nil
+                return FloorPlan.wallAttenuationRange.contains(rounded) ? rounded : nil
             })
     }
 

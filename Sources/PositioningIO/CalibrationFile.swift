@@ -373,7 +373,7 @@ public struct CalibrationFile: Sendable, Hashable, Codable {
                 path: label, jsonPath: "deviceOffsetSigma",
                 detail: "\(sigma) is not a standard deviation in dB above 0 and at most 60 (as --device-offset-sigma)")
         }
-        if let loss = wallAttenuation, !(loss.isFinite && FloorPlan.wallAttenuationRange.contains(loss)) {
+        if let loss = wallAttenuation, !FloorPlan.wallAttenuationRange.contains(loss) {
             throw .invalidValue(
                 path: label, jsonPath: "wallAttenuation",
                 detail: "\(loss) is not a loss per wall in dB from 0 to 40 (as a plan's wallAttenuation)")

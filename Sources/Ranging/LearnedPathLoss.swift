@@ -47,6 +47,14 @@ public struct LearnedPathLoss: Sendable, Hashable, Codable {
         self.source = source
     }
 
+    /// The model's uncertainty as its standard errors and their correlation state it, for the
+    /// radius's consider term (`PathLossUncertainty`).
+    public var uncertainty: PathLossUncertainty {
+        PathLossUncertainty(
+            measuredPowerSigma: measuredPowerStandardError, exponentSigma: exponentStandardError,
+            correlation: correlation)
+    }
+
     /// How many prior standard deviations the learned exponent lies from the prior's mean.
     public var exponentShiftInPriorSigmas: Double {
         (model.exponent - prior.exponent) / prior.exponentSigma

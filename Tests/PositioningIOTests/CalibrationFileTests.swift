@@ -230,20 +230,41 @@ struct CalibrationFileTests {
         "placeShadowingSigma: written only when given, read back as the engine's place variance (its square), refused outside 0...30 dB by name"
     )
     func placeShadowingSigma() throws {
-        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
-        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("placeShadowingSigma"))
-        #expect(plain.placeShadowingVariance == 0)
-        var file = plain
-        file.placeShadowingSigma = 2.5
-        let text = String(decoding: file.jsonData(), as: UTF8.self)
-        #expect(text.contains("\"placeShadowingSigma\" : 2.5"))
-        let loaded = try CalibrationFile(data: Data(text.utf8))
-        #expect(loaded == file && loaded.placeShadowingVariance == 6.25)
+        #expect(CalibrationFile(report: try report(), samplesNameBeacons: true).placeShadowingVariance == 0)
+        let text = try writtenAndReadBack(key: "placeShadowingSigma", written: "2.5") { $0.placeShadowingSigma = 2.5 }
+        #expect(try CalibrationFile(data: Data(text.utf8)).placeShadowingVariance == 6.25)
         expectRefused(text, key: "placeShadowingSigma", written: "2.5", as: ["-1", "31", "\"x\""])
         // From learned models: the variance's square root, rounded to 0.01 dB.
         let learned = CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: 10)
         #expect(learned.placeShadowingSigma == 3.16)
         #expect(CalibrationFile(learned: [], pooled: nil, placeShadowingVariance: .nan).placeShadowingSigma == nil)
+    }
+
+    /// A survey's file with one top-level key set by `set`: expects the plain file's JSON without
+    /// `key`, the set file's with `"key" : written`, and that JSON to read back as the same file;
+    /// returns it.
+    private func writtenAndReadBack(
+        key: String, written: String, _ set: (inout CalibrationFile) -> Void
+    ) throws -> String {
+        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
+        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains(key))
+        var file = plain
+        set(&file)
+        let text = String(decoding: file.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"\(key)\" : \(written)"))
+        #expect(try CalibrationFile(data: Data(text.utf8)) == file)
+        return text
+    }
+
+    /// Expects the file `text` with its top-level `key` spelled `misspelled` to be refused naming
+    /// the misspelling and the key meant.
+    private func expectMisspellingCaught(_ text: String, key: String, misspelled: String) {
+        let json = text.replacingOccurrences(of: "\"\(key)\"", with: "\"\(misspelled)\"")
+        #expect {
+            try CalibrationFile(data: Data(json.utf8), label: "c.json")
+        } throws: { error in
+            "\(error)".contains(misspelled) && "\(error)".contains("did you mean \"\(key)\"")
+        }
     }
 
     /// Expects the file `text`, with the top-level `key` (written as `written`) replaced by each
@@ -264,20 +285,9 @@ struct CalibrationFileTests {
         "deviceOffsetSigma: written only when given, read back, refused unless above 0 and at most 60 dB, by name; a misspelling is caught"
     )
     func deviceOffsetSigma() throws {
-        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
-        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("deviceOffsetSigma"))
-        var file = plain
-        file.deviceOffsetSigma = 0.7
-        let text = String(decoding: file.jsonData(), as: UTF8.self)
-        #expect(text.contains("\"deviceOffsetSigma\" : 0.7"))
-        #expect(try CalibrationFile(data: Data(text.utf8)) == file)
+        let text = try writtenAndReadBack(key: "deviceOffsetSigma", written: "0.7") { $0.deviceOffsetSigma = 0.7 }
         expectRefused(text, key: "deviceOffsetSigma", written: "0.7", as: ["0", "-2", "61", "\"x\""])
-        let misspelled = text.replacingOccurrences(of: "\"deviceOffsetSigma\"", with: "\"deviceOffsetSigm\"")
-        #expect {
-            try CalibrationFile(data: Data(misspelled.utf8), label: "c.json")
-        } throws: { error in
-            "\(error)".contains("deviceOffsetSigm") && "\(error)".contains("did you mean \"deviceOffsetSigma\"")
-        }
+        expectMisspellingCaught(text, key: "deviceOffsetSigma", misspelled: "deviceOffsetSigm")
         // From learned models: kept as given when it is a usable prior, dropped otherwise.
         #expect(CalibrationFile(learned: [], pooled: nil, deviceOffsetSigma: 1.25).deviceOffsetSigma == 1.25)
         #expect(CalibrationFile(learned: [], pooled: nil, deviceOffsetSigma: .nan).deviceOffsetSigma == nil)
@@ -288,20 +298,9 @@ struct CalibrationFileTests {
         "wallAttenuation: written only when given, read back, refused outside 0...40 dB by name; a misspelling is caught; from learning, rounded to 0.01 dB"
     )
     func wallAttenuation() throws {
-        let plain = CalibrationFile(report: try report(), samplesNameBeacons: true)
-        #expect(!String(decoding: plain.jsonData(), as: UTF8.self).contains("wallAttenuation"))
-        var file = plain
-        file.wallAttenuation = 7.5
-        let text = String(decoding: file.jsonData(), as: UTF8.self)
-        #expect(text.contains("\"wallAttenuation\" : 7.5"))
-        #expect(try CalibrationFile(data: Data(text.utf8)) == file)
+        let text = try writtenAndReadBack(key: "wallAttenuation", written: "7.5") { $0.wallAttenuation = 7.5 }
         expectRefused(text, key: "wallAttenuation", written: "7.5", as: ["-1", "40.5", "\"x\""])
-        let misspelled = text.replacingOccurrences(of: "\"wallAttenuation\"", with: "\"wallAtenuation\"")
-        #expect {
-            try CalibrationFile(data: Data(misspelled.utf8), label: "c.json")
-        } throws: { error in
-            "\(error)".contains("wallAtenuation") && "\(error)".contains("did you mean \"wallAttenuation\"")
-        }
+        expectMisspellingCaught(text, key: "wallAttenuation", misspelled: "wallAtenuation")
         #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: 3.816).wallAttenuation == 3.82)
         #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: 0).wallAttenuation == 0)
         #expect(CalibrationFile(learned: [], pooled: nil, wallAttenuation: .nan).wallAttenuation == nil)
